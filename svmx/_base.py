@@ -1,0 +1,224 @@
+"""The shared machinery of the five estimators: parameters, kernels, training and decisions.
+
+Data flows one way: validate in Python -> `svmx._libsvm` (the binding) ->
+the engine -> arrays back -> LIBSVM-layout attributes (`svmx._layout`).
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from svmx import _libsvm
+from svmx._estimator import BaseEstimator
+from svmx._layout import (
+    PairSolution,
+    assemble_one_vs_one,
+    ovo_decision_from_kernel,
+    ovo_pairs,
+)
+from svmx._validation import (
+    Interval,
+    Kind,
+    OneOf,
+    check_fitted,
+    validate_params,
+    validate_sample_weight,
+    validate_X,
+)
+from svmx.exceptions import ConvergenceWarning
+
+__all__ = ["BaseLibSVM"]
+
+KERNELS = ("linear", "poly", "rbf", "sigmoid", "precomputed")
+# Kernel values computed per prediction block: bounds the memory of predict.
+PREDICT_BLOCK_ENTRIES = 1 << 22
+
+COMMON_CONSTRAINTS: dict[str, list] = {
+    "kernel": [OneOf(*KERNELS), Kind("a callable", predicate=callable)],
+    "degree": [Interval("integral", 0, None, closed="left")],
+    "gamma": [OneOf("scale", "auto"), Interval("real", 0, None, closed="left")],
+    "coef0": [Interval("real", None, None, closed="neither")],
+    "tol": [Interval("real", 0, None, closed="neither")],
+    "shrinking": [Kind("a bool", types=(bool, np.bool_))],
+    "cache_size": [Interval("real", 0, None, closed="neither")],
+    "verbose": [Kind("a bool or an int", types=(bool, np.bool_, int, np.integer))],
+    "max_iter": [Interval("integral", -1, None, closed="left")],
+}
+
+
+class BaseLibSVM(BaseEstimator):
+    """Everything the five LIBSVM formulations share.
+
+    Subclasses set ``_formulation`` and extend ``_parameter_constraints``.
+    """
+
+    _formulation: str = ""
+    _parameter_constraints: dict[str, list] = COMMON_CONSTRAINTS
+
+    # -- parameters -------------------------------------------------------------------------
+    def _validate_parameters(self) -> None:
+        validate_params(self, self._parameter_constraints)
+
+    def _resolve_gamma(self, X: np.ndarray) -> float:
+        if self.gamma == "scale":
+            variance = float(X.var())
+            return 1.0 / (X.shape[1] * variance) if variance != 0 else 1.0
+        if self.gamma == "auto":
+            return 1.0 / X.shape[1]
+        return float(self.gamma)
+
+    def _kernel_arguments(self, kernel_type: int) -> dict[str, Any]:
+        return {
+            "kernel_type": kernel_type,
+            "degree": int(self.degree),
+            "gamma": float(self._gamma),
+            "coef0": float(self.coef0),
+        }
+
+    def _solver_arguments(self) -> dict[str, Any]:
+        return {
+            "tol": float(self.tol),
+            "cache_size": float(self.cache_size),
+            "shrinking": bool(self.shrinking),
+            "max_iter": int(self.max_iter),
+        }
+
+    def _more_tags(self) -> dict[str, Any]:
+        return {"pairwise": self.kernel == "precomputed", "requires_y": True}
+
+    # -- training inputs --------------------------------------------------------------------
+    def _training_matrix(self, X: Any) -> tuple[np.ndarray, np.ndarray, int]:
+        """Validate X; return (X, the matrix the engine trains on, its kernel type)."""
+        X = validate_X(X, accept_sparse=True)
+        if callable(self.kernel):
+            gram = self._call_kernel(X, X)
+            if gram.shape != (X.shape[0], X.shape[0]):
+                raise ValueError(
+                    f"kernel: the callable must return the Gram matrix of shape "
+                    f"{(X.shape[0], X.shape[0])}; got shape {gram.shape}"
+                )
+            return X, gram, _libsvm.KERNEL_TYPES["precomputed"]
+        if self.kernel == "precomputed" and X.shape[0] != X.shape[1]:
+            raise ValueError(
+                f"X must be a square Gram matrix when kernel='precomputed'; got shape {X.shape}"
+            )
+        return X, X, _libsvm.KERNEL_TYPES[self.kernel]
+
+    def _call_kernel(self, A: np.ndarray, B: np.ndarray) -> np.ndarray:
+        kernel: Callable = self.kernel
+        gram = np.asarray(kernel(A, B), dtype=np.float64)
+        if gram.ndim != 2 or not np.isfinite(gram).all():
+            raise ValueError(
+                "kernel: the callable must return a finite 2-D array of kernel values"
+            )
+        return np.ascontiguousarray(gram)
+
+    @staticmethod
+    def _sample_bounds(sample_weight: Any, n_samples: int) -> np.ndarray:
+        return validate_sample_weight(sample_weight, n_samples)
+
+    def _finish_fit(self, X: np.ndarray, support: np.ndarray) -> None:
+        self.shape_fit_ = X.shape
+        self.n_features_in_ = X.shape[1]
+        self.support_ = support
+        if self.kernel == "precomputed":
+            self.support_vectors_ = np.empty((0, 0), dtype=np.float64)
+        else:
+            self.support_vectors_ = X[support]
+        if self.fit_status_ != 0:
+            warnings.warn(
+                f"Solver terminated early (max_iter={self.max_iter}). Consider pre-processing "
+                "your data with StandardScaler or MinMaxScaler.",
+                ConvergenceWarning,
+                stacklevel=3,
+            )
+
+    def _report(self, message: str) -> None:
+        if self.verbose:
+            print(f"[svmx] {type(self).__name__}: {message}", flush=True)
+
+    def _solve(self, X: np.ndarray, rows: np.ndarray, kernel_type: int, **problem: Any) -> dict:
+        solve = getattr(_libsvm, f"solve_{self._formulation}")
+        return solve(
+            X, rows, **problem, **self._kernel_arguments(kernel_type), **self._solver_arguments()
+        )
+
+    # -- decisions --------------------------------------------------------------------------
+    def _check_predict_input(self, X: Any) -> np.ndarray:
+        check_fitted(self, "support_")
+        if self.kernel == "precomputed":
+            X = validate_X(X, accept_sparse=True)
+            if X.shape[1] != self.shape_fit_[0]:
+                raise ValueError(
+                    f"X must have {self.shape_fit_[0]} columns (one per training sample) when "
+                    f"kernel='precomputed'; got shape {X.shape}"
+                )
+            return X
+        return validate_X(X, n_features=self.n_features_in_, accept_sparse=True)
+
+    def _kernel_to_support(self, X_block: np.ndarray) -> np.ndarray:
+        """K(X_block, support vectors) for the fitted kernel."""
+        if self.kernel == "precomputed":
+            return X_block[:, self.support_]
+        if callable(self.kernel):
+            return self._call_kernel(X_block, self.support_vectors_)
+        return _libsvm.kernel_matrix(
+            X_block,
+            np.ascontiguousarray(self.support_vectors_, dtype=np.float64),
+            **self._kernel_arguments(_libsvm.KERNEL_TYPES[self.kernel]),
+        )
+
+    def _row_blocks(self, n_rows: int) -> list[slice]:
+        n_support = max(int(self.support_.size), 1)
+        size = max(1, PREDICT_BLOCK_ENTRIES // n_support)
+        return [slice(start, min(start + size, n_rows)) for start in range(0, n_rows, size)]
+
+    def _ovo_decision(self, X: np.ndarray) -> np.ndarray:
+        """One-vs-one decision values in LIBSVM's sign (positive: first class)."""
+        n_pairs = len(self._intercept_)
+        values = np.empty((X.shape[0], n_pairs), dtype=np.float64)
+        for block in self._row_blocks(X.shape[0]):
+            K = self._kernel_to_support(X[block])
+            values[block] = ovo_decision_from_kernel(
+                K, self._dual_coef_, self._intercept_, self._n_support
+            )
+        return values
+
+
+def fit_one_vs_one(
+    estimator: BaseLibSVM,
+    matrix: np.ndarray,
+    class_rows: list[np.ndarray],
+    bounds: np.ndarray,
+    kernel_type: int,
+    class_names: np.ndarray,
+    **problem: Any,
+) -> dict:
+    """Train every one-vs-one pair and assemble LIBSVM's layout.
+
+    ``bounds`` holds each training row's upper bound C_i; rows of class i get
+    label +1 and rows of class j label -1 in pair (i, j).
+    """
+    pairs = ovo_pairs(len(class_rows))
+    solutions = []
+    for number, (i, j) in enumerate(pairs, start=1):
+        rows = np.concatenate([class_rows[i], class_rows[j]])
+        labels = np.concatenate(
+            [np.ones(class_rows[i].size, np.int8), -np.ones(class_rows[j].size, np.int8)]
+        )
+        result = estimator._solve(
+            matrix, rows, kernel_type, y=labels, C=np.ascontiguousarray(bounds[rows]), **problem
+        )
+        solutions.append(
+            PairSolution(i, j, result["coef"], result["rho"], result["n_iter"], result["status"])
+        )
+        estimator._report(
+            f"pair {number}/{len(pairs)} ({class_names[i]!r} vs {class_names[j]!r}): "
+            f"{result['n_iter']} iterations, objective {result['obj']:.6g}, "
+            f"rho {result['rho']:.6g}, {int(np.count_nonzero(result['coef']))} support vectors"
+        )
+    return assemble_one_vs_one(class_rows, solutions)

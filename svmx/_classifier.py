@@ -1,0 +1,257 @@
+"""The classifiers' shared base: labels, class weights, one-vs-one training and voting."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from svmx._base import COMMON_CONSTRAINTS, BaseLibSVM, fit_one_vs_one
+from svmx._estimator import ClassifierMixin
+from svmx._layout import ovr_from_ovo, vote
+from svmx._validation import Kind, OneOf, available_if, validate_targets
+from svmx.exceptions import NotFittedError
+
+__all__ = ["BaseSVC"]
+
+CLASSIFIER_CONSTRAINTS: dict[str, list] = {
+    **COMMON_CONSTRAINTS,
+    "class_weight": [
+        OneOf("balanced", None),
+        Kind("a dict mapping labels to weights", types=(dict,)),
+    ],
+    "decision_function_shape": [OneOf("ovr", "ovo")],
+    "break_ties": [Kind("a bool", types=(bool, np.bool_))],
+    "probability": [Kind("a bool", types=(bool, np.bool_))],
+}
+
+
+class BaseSVC(ClassifierMixin, BaseLibSVM):
+    """Classification on top of one-vs-one binary problems (C-SVC and nu-SVC)."""
+
+    _parameter_constraints = CLASSIFIER_CONSTRAINTS
+
+    def _problem(self) -> dict[str, Any]:
+        """Formulation-specific solver arguments (nu for nu-SVC)."""
+        return {}
+
+    def _class_bounds(self, class_weight: np.ndarray) -> np.ndarray:
+        """The upper bound of each class's variables before sample weights."""
+        raise NotImplementedError
+
+    def _check_feasible(
+        self, class_rows: list[np.ndarray], bounds: np.ndarray, classes: np.ndarray
+    ) -> None:
+        """Raise when the formulation has no solution (nu too large)."""
+
+    def _compute_class_weight(self, classes: np.ndarray, codes: np.ndarray) -> np.ndarray:
+        weights = np.ones(classes.size, dtype=np.float64)
+        if self.class_weight is None:
+            return weights
+        if isinstance(self.class_weight, str):  # 'balanced'
+            counts = np.bincount(codes, minlength=classes.size)
+            return codes.size / (classes.size * counts.astype(np.float64))
+        lookup = {label: index for index, label in enumerate(classes.tolist())}
+        for label, weight in self.class_weight.items():
+            if label not in lookup:
+                raise ValueError(
+                    f"class_weight names the label {label!r}, which is not in y; "
+                    f"the classes are {classes.tolist()}"
+                )
+            if not np.isfinite(weight) or weight < 0:
+                raise ValueError(
+                    f"class_weight for label {label!r} must be a finite non-negative number; "
+                    f"got {weight!r}"
+                )
+            weights[lookup[label]] = float(weight)
+        return weights
+
+    def fit(self, X: Any, y: Any, sample_weight: Any = None) -> BaseSVC:
+        """Fit the classifier on X and labels y.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Training vectors; for ``kernel='precomputed'`` the (n_samples,
+            n_samples) Gram matrix.
+        y : array-like of shape (n_samples,)
+            Class labels of any sortable type (ints, floats, strings).
+        sample_weight : array-like of shape (n_samples,), optional
+            Per-sample weights: they rescale each sample's upper bound C.
+            Samples with weight 0 are left out of training.
+
+        Returns
+        -------
+        self
+        """
+        self._validate_parameters()
+        if self.break_ties and self.decision_function_shape == "ovo":
+            raise ValueError(
+                "break_ties must be False when decision_function_shape is 'ovo'"
+            )
+        X, matrix, kernel_type = self._training_matrix(X)
+        labels = validate_targets(y, X.shape[0], classification=True)
+        try:
+            classes, codes = np.unique(labels, return_inverse=True)
+        except TypeError:
+            raise ValueError("y mixes label types that cannot be sorted") from None
+        codes = codes.ravel()
+        if classes.size < 2:
+            raise ValueError(
+                f"y must contain at least two classes; got only {classes.tolist()}"
+            )
+        sample_weight = self._sample_bounds(sample_weight, X.shape[0])
+        self.class_weight_ = self._compute_class_weight(classes, codes)
+        self._gamma = self._resolve_gamma(X)
+        bounds = self._class_bounds(self.class_weight_)[codes] * sample_weight
+        keep = sample_weight > 0
+        class_rows = [np.flatnonzero((codes == c) & keep) for c in range(classes.size)]
+        empty = [classes[c] for c, rows in enumerate(class_rows) if rows.size == 0]
+        if empty:
+            raise ValueError(
+                f"sample_weight is zero for every sample of class {empty[0]!r}; each class "
+                "needs at least one sample with positive weight"
+            )
+        self._check_feasible(class_rows, bounds, classes)
+
+        layout = fit_one_vs_one(
+            self, matrix, class_rows, bounds, kernel_type, classes, **self._problem()
+        )
+        self.classes_ = classes
+        self._n_support = layout["n_support"]
+        self._dual_coef_ = layout["dual_coef"]
+        self._intercept_ = layout["intercept"]
+        self.n_iter_ = layout["n_iter"]
+        self.fit_status_ = layout["fit_status"]
+        # scikit-learn's convention for two classes: positive values mean classes_[1].
+        sign = -1.0 if classes.size == 2 else 1.0
+        self.dual_coef_ = sign * self._dual_coef_
+        self.intercept_ = sign * self._intercept_
+        self.probA_ = np.empty(0, dtype=np.float64)
+        self.probB_ = np.empty(0, dtype=np.float64)
+        self._finish_fit(X, layout["support"])
+        if self.probability:
+            self._fit_probability(X, matrix, class_rows, bounds, kernel_type)
+        return self
+
+    def _fit_probability(self, X, matrix, class_rows, bounds, kernel_type) -> None:
+        from svmx._probability import fit_pairwise_sigmoids
+
+        self.probA_, self.probB_ = fit_pairwise_sigmoids(
+            self, matrix, class_rows, bounds, kernel_type
+        )
+
+    @property
+    def n_support_(self) -> np.ndarray:
+        """Number of support vectors per class, of shape (n_classes,)."""
+        return self._n_support
+
+    @property
+    def coef_(self) -> np.ndarray:
+        """Primal weights of the linear kernel, of shape (n_classes * (n_classes - 1) / 2,
+        n_features); only for ``kernel='linear'``."""
+        if self.kernel != "linear":
+            raise AttributeError("coef_ is only available when using a linear kernel")
+        vectors = self.support_vectors_
+        if self.classes_.size == 2:
+            coef = self.dual_coef_ @ vectors
+        else:
+            bounds = np.concatenate([[0], np.cumsum(self._n_support)])
+            rows = []
+            n_classes = self.classes_.size
+            for i in range(n_classes):
+                for j in range(i + 1, n_classes):
+                    block_i = slice(bounds[i], bounds[i + 1])
+                    block_j = slice(bounds[j], bounds[j + 1])
+                    rows.append(
+                        self.dual_coef_[j - 1, block_i] @ vectors[block_i]
+                        + self.dual_coef_[i, block_j] @ vectors[block_j]
+                    )
+            coef = np.array(rows)
+        coef.flags.writeable = False
+        return coef
+
+    def _check_probability(self) -> bool:
+        if not self.probability:
+            raise AttributeError(
+                "predict_proba is not available when probability=False; "
+                "refit with probability=True"
+            )
+        return True
+
+    @available_if("_check_probability")
+    def predict_proba(self, X: Any) -> np.ndarray:
+        """Class probabilities from Platt sigmoids coupled over the pairs.
+
+        Their argmax can disagree with :meth:`predict`, which votes on the
+        decision values (as in LIBSVM and scikit-learn).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes)
+            Columns follow ``classes_``; rows sum to 1.
+        """
+        from svmx._probability import coupled_probabilities
+
+        X = self._check_predict_input(X)
+        if self.probA_.size == 0:
+            raise NotFittedError(
+                "predict_proba needs a model fitted with probability=True; call fit again"
+            )
+        return coupled_probabilities(
+            self._ovo_decision(X), self.probA_, self.probB_, self.classes_.size
+        )
+
+    @available_if("_check_probability")
+    def predict_log_proba(self, X: Any) -> np.ndarray:
+        """Logarithm of :meth:`predict_proba`, of shape (n_samples, n_classes)."""
+        return np.log(self.predict_proba(X))
+
+    def decision_function(self, X: Any) -> np.ndarray:
+        """Signed distances to the separating hyperplanes.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples,) for two classes (positive: ``classes_[1]``),
+        (n_samples, n_classes) for ``decision_function_shape='ovr'`` or
+        (n_samples, n_classes * (n_classes - 1) / 2) for 'ovo'.
+        """
+        X = self._check_predict_input(X)
+        values = self._ovo_decision(X)
+        n_classes = self.classes_.size
+        if n_classes == 2:
+            return -values[:, 0]
+        if self.decision_function_shape == "ovr":
+            return ovr_from_ovo(values, n_classes)
+        return values
+
+    def predict(self, X: Any) -> np.ndarray:
+        """Class labels for the rows of X, by one-vs-one vote (ties: lowest class).
+
+        With ``break_ties=True`` and more than two classes, the argmax of the
+        one-vs-rest decision values decides instead.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+        """
+        X = self._check_predict_input(X)
+        values = self._ovo_decision(X)
+        n_classes = self.classes_.size
+        if self.break_ties and self.decision_function_shape == "ovr" and n_classes > 2:
+            codes = np.argmax(ovr_from_ovo(values, n_classes), axis=1)
+        else:
+            codes = vote(values, n_classes)
+        return self.classes_[codes]

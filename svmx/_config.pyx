@@ -1,0 +1,64 @@
+# cython: language_level=3
+"""What this build of svmx was compiled with, for bug reports."""
+
+import platform
+import sys
+
+cdef extern from *:
+    """
+    #ifdef _OPENMP
+    #include <omp.h>
+    static int svmx_openmp_max_threads(void) { return omp_get_max_threads(); }
+    #else
+    static int svmx_openmp_max_threads(void) { return 1; }
+    #endif
+    """
+    int SVMX_DEBUG_BUILD
+    int SVMX_OPENMP_BUILD
+    int svmx_openmp_max_threads()
+
+
+def build_info():
+    """A dict describing this build: debug checks, OpenMP and versions.
+
+    Examples
+    --------
+    >>> sorted(build_info())[:3]
+    ['blas', 'debug_build', 'numpy']
+    """
+    import numpy
+    import scipy
+
+    from svmx._version import __version__
+
+    return {
+        "svmx": __version__,
+        "python": sys.version.split()[0],
+        "platform": platform.platform(),
+        "numpy": numpy.__version__,
+        "scipy": scipy.__version__,
+        "debug_build": bool(SVMX_DEBUG_BUILD),
+        "openmp": bool(SVMX_OPENMP_BUILD),
+        "openmp_max_threads": svmx_openmp_max_threads() if SVMX_OPENMP_BUILD else 1,
+        "blas": "scipy.linalg.cython_blas (the BLAS scipy was built with)",
+    }
+
+
+def show_config(file=None):
+    """Print what this build of svmx was compiled with.
+
+    Parameters
+    ----------
+    file : file-like, optional
+        Where to print; standard output by default.
+
+    Examples
+    --------
+    >>> import io
+    >>> buffer = io.StringIO()
+    >>> show_config(file=buffer)
+    >>> "openmp" in buffer.getvalue()
+    True
+    """
+    for key, value in build_info().items():
+        print(f"{key:>20}: {value}", file=file)

@@ -1,0 +1,21 @@
+cdef class KernelCache:
+    """Least-recently-used cache of kernel (Q matrix) columns stored as float32.
+
+    Column `i` may be cached only over its first `length` entries; a request
+    for a longer prefix returns where the cached part ends, so the caller fills
+    in only the rest.
+    """
+    cdef int l
+    cdef Py_ssize_t free_floats
+    cdef float** column_data
+    cdef int* column_length
+    # Circular doubly linked list over columns; node `l` is the sentinel,
+    # lru_next[l] is the least recently used column.
+    cdef int* lru_prev
+    cdef int* lru_next
+
+    cdef int get_data(self, int index, float** data, int length) noexcept nogil
+    cdef void swap_index(self, int i, int j) noexcept nogil
+    cdef void unlink(self, int index) noexcept nogil
+    cdef void append(self, int index) noexcept nogil
+    cdef void evict(self, int index) noexcept nogil

@@ -1,0 +1,61 @@
+# Kernel functions over rows that the engine owns.
+#
+# A training problem's rows live in a `Rows` object that the solver may permute
+# (shrinking swaps indices), so each kernel column over the active rows is one
+# contiguous block: one BLAS matrix-vector product followed by the kernel's
+# elementwise map.
+
+cdef enum KernelType:
+    LINEAR = 0
+    POLY = 1
+    RBF = 2
+    SIGMOID = 3
+    PRECOMPUTED = 4
+
+
+cdef struct KernelParams:
+    int kernel_type
+    int degree
+    double gamma
+    double coef0
+
+
+cdef double power_int(double base, int exponent) noexcept nogil
+cdef double kernel_from_dot(const KernelParams* params, double dot,
+                            double sq_norm_a, double sq_norm_b) noexcept nogil
+
+
+cdef class Rows:
+    """Row storage the solver may permute: dot products of one row with a block."""
+    cdef readonly Py_ssize_t n_rows
+    cdef readonly Py_ssize_t n_features
+    cdef double[::1] sq_norms
+    cdef void dot_column(self, Py_ssize_t i, Py_ssize_t start, Py_ssize_t end,
+                         double* out) noexcept nogil
+    cdef double dot(self, Py_ssize_t i, Py_ssize_t j) noexcept nogil
+    cdef double entry(self, Py_ssize_t i, Py_ssize_t column) noexcept nogil
+    cdef void swap(self, Py_ssize_t i, Py_ssize_t j) noexcept nogil
+
+
+cdef class DenseRows(Rows):
+    """A C-contiguous float64 copy of the rows, swapped in place."""
+    cdef double[:, ::1] data
+
+
+cdef class Kernel:
+    """K(x_i, x_j) over a `Rows` object, with the row permutation it went through."""
+    cdef Rows rows
+    cdef KernelParams params
+    # original_index[t] is the row's position before any swap: a precomputed
+    # Gram matrix is looked up by it.
+    cdef Py_ssize_t[::1] original_index
+    cdef void column(self, Py_ssize_t i, Py_ssize_t start, Py_ssize_t end,
+                     double* out) noexcept nogil
+    cdef double value(self, Py_ssize_t i, Py_ssize_t j) noexcept nogil
+    cdef void swap(self, Py_ssize_t i, Py_ssize_t j) noexcept nogil
+
+
+cdef int kernel_block(const KernelParams* params,
+                      const double[:, ::1] X, const double[::1] X_sq_norms,
+                      const double[:, ::1] Y, const double[::1] Y_sq_norms,
+                      double[:, ::1] out) noexcept nogil

@@ -1,0 +1,196 @@
+# cython: language_level=3, cdivision=True
+"""Kernel functions and the row storage the solver works on."""
+
+from libc.math cimport exp, tanh
+from scipy.linalg.cython_blas cimport dgemm, dgemv
+
+import numpy as np
+
+
+cdef double power_int(double base, int exponent) noexcept nogil:
+    """base ** exponent by repeated squaring (exponent >= 0)."""
+    cdef double result = 1.0
+    while exponent > 0:
+        if exponent & 1:
+            result *= base
+        base *= base
+        exponent >>= 1
+    return result
+
+
+cdef double kernel_from_dot(const KernelParams* params, double dot,
+                            double sq_norm_a, double sq_norm_b) noexcept nogil:
+    """The kernel value of two rows given their dot product and squared norms."""
+    cdef int kind = params.kernel_type
+    if kind == RBF:
+        return exp(-params.gamma * (sq_norm_a + sq_norm_b - 2.0 * dot))
+    if kind == POLY:
+        return power_int(params.gamma * dot + params.coef0, params.degree)
+    if kind == SIGMOID:
+        return tanh(params.gamma * dot + params.coef0)
+    return dot
+
+
+cdef class Rows:
+    """Abstract row storage; subclasses implement the dot products."""
+
+    cdef void dot_column(self, Py_ssize_t i, Py_ssize_t start, Py_ssize_t end,
+                         double* out) noexcept nogil:
+        pass
+
+    cdef double dot(self, Py_ssize_t i, Py_ssize_t j) noexcept nogil:
+        return 0.0
+
+    cdef double entry(self, Py_ssize_t i, Py_ssize_t column) noexcept nogil:
+        return 0.0
+
+    cdef void swap(self, Py_ssize_t i, Py_ssize_t j) noexcept nogil:
+        pass
+
+
+cdef class DenseRows(Rows):
+    """Dense rows: takes ownership of a C-contiguous float64 array it may permute.
+
+    Parameters
+    ----------
+    data : ndarray of shape (n_rows, n_features), float64, C-contiguous, writable
+        The rows. The solver swaps them in place, so pass a copy you own.
+    """
+
+    def __cinit__(self, double[:, ::1] data):
+        self.data = data
+        self.n_rows = data.shape[0]
+        self.n_features = data.shape[1]
+        self.sq_norms = np.einsum("ij,ij->i", data, data)
+
+    cdef void dot_column(self, Py_ssize_t i, Py_ssize_t start, Py_ssize_t end,
+                         double* out) noexcept nogil:
+        # out[t - start] = x_t . x_i for t in [start, end): the block of rows is a
+        # column-major (n_features x m) matrix for BLAS, so this is A^T x_i.
+        cdef int n_features = <int> self.n_features
+        cdef int m = <int> (end - start)
+        cdef int one = 1
+        cdef double alpha = 1.0, beta = 0.0
+        cdef char trans = b"T"
+        if m <= 0:
+            return
+        dgemv(&trans, &n_features, &m, &alpha, &self.data[start, 0], &n_features,
+              &self.data[i, 0], &one, &beta, out, &one)
+
+    cdef double dot(self, Py_ssize_t i, Py_ssize_t j) noexcept nogil:
+        cdef Py_ssize_t k
+        cdef double total = 0.0
+        for k in range(self.n_features):
+            total += self.data[i, k] * self.data[j, k]
+        return total
+
+    cdef double entry(self, Py_ssize_t i, Py_ssize_t column) noexcept nogil:
+        return self.data[i, column]
+
+    cdef void swap(self, Py_ssize_t i, Py_ssize_t j) noexcept nogil:
+        cdef Py_ssize_t k
+        cdef double held
+        if i == j:
+            return
+        for k in range(self.n_features):
+            held = self.data[i, k]
+            self.data[i, k] = self.data[j, k]
+            self.data[j, k] = held
+        held = self.sq_norms[i]
+        self.sq_norms[i] = self.sq_norms[j]
+        self.sq_norms[j] = held
+
+
+cdef class Kernel:
+    """A kernel over `Rows`.
+
+    Parameters
+    ----------
+    rows : Rows
+        The training rows (for 'precomputed', the rows of the Gram matrix).
+    kernel_type : int
+        One of LINEAR, POLY, RBF, SIGMOID, PRECOMPUTED.
+    degree, gamma, coef0 : LIBSVM's kernel parameters.
+    """
+
+    def __cinit__(self, Rows rows, int kernel_type, int degree, double gamma, double coef0):
+        self.rows = rows
+        self.params.kernel_type = kernel_type
+        self.params.degree = degree
+        self.params.gamma = gamma
+        self.params.coef0 = coef0
+        self.original_index = np.arange(rows.n_rows, dtype=np.intp)
+
+    cdef void column(self, Py_ssize_t i, Py_ssize_t start, Py_ssize_t end,
+                     double* out) noexcept nogil:
+        """out[t - start] = K(x_t, x_i) for t in [start, end)."""
+        cdef Py_ssize_t t
+        cdef double sq_i, gamma = self.params.gamma, coef0 = self.params.coef0
+        cdef double[::1] sq_norms
+        cdef int kind = self.params.kernel_type, degree = self.params.degree
+        if kind == PRECOMPUTED:
+            for t in range(start, end):
+                out[t - start] = self.rows.entry(t, self.original_index[i])
+            return
+        self.rows.dot_column(i, start, end, out)
+        if kind == RBF:
+            sq_norms = self.rows.sq_norms
+            sq_i = sq_norms[i]
+            for t in range(start, end):
+                out[t - start] = exp(-gamma * (sq_norms[t] + sq_i - 2.0 * out[t - start]))
+        elif kind == POLY:
+            for t in range(end - start):
+                out[t] = power_int(gamma * out[t] + coef0, degree)
+        elif kind == SIGMOID:
+            for t in range(end - start):
+                out[t] = tanh(gamma * out[t] + coef0)
+
+    cdef double value(self, Py_ssize_t i, Py_ssize_t j) noexcept nogil:
+        if self.params.kernel_type == PRECOMPUTED:
+            return self.rows.entry(i, self.original_index[j])
+        return kernel_from_dot(&self.params, self.rows.dot(i, j),
+                               self.rows.sq_norms[i], self.rows.sq_norms[j])
+
+    cdef void swap(self, Py_ssize_t i, Py_ssize_t j) noexcept nogil:
+        cdef Py_ssize_t held
+        self.rows.swap(i, j)
+        held = self.original_index[i]
+        self.original_index[i] = self.original_index[j]
+        self.original_index[j] = held
+
+
+cdef int kernel_block(const KernelParams* params,
+                      const double[:, ::1] X, const double[::1] X_sq_norms,
+                      const double[:, ::1] Y, const double[::1] Y_sq_norms,
+                      double[:, ::1] out) noexcept nogil:
+    """out[a, b] = K(X[a], Y[b]) with one GEMM and the kernel's elementwise map.
+
+    Squared norms are only read for the RBF kernel. Returns 0.
+    """
+    cdef int n_x = <int> X.shape[0], n_y = <int> Y.shape[0]
+    cdef int n_features = <int> X.shape[1]
+    cdef Py_ssize_t a, b
+    cdef double alpha = 1.0, beta = 0.0, distance
+    cdef char trans_t = b"T", trans_n = b"N"
+    cdef int kind = params.kernel_type
+    if n_x == 0 or n_y == 0:
+        return 0
+    if n_features == 0:
+        out[:, :] = 0.0
+    else:
+        # Row-major out (n_x, n_y) is column-major (n_y, n_x) = Y X^T.
+        dgemm(&trans_t, &trans_n, &n_y, &n_x, &n_features, &alpha,
+              <double*> &Y[0, 0], &n_features, <double*> &X[0, 0], &n_features,
+              &beta, &out[0, 0], &n_y)
+    if kind == LINEAR:
+        return 0
+    for a in range(n_x):
+        for b in range(n_y):
+            if kind == RBF:
+                distance = X_sq_norms[a] + Y_sq_norms[b] - 2.0 * out[a, b]
+                if distance < 0.0:
+                    distance = 0.0
+                out[a, b] = exp(-params.gamma * distance)
+            else:
+                out[a, b] = kernel_from_dot(params, out[a, b], 0.0, 0.0)
+    return 0

@@ -1,0 +1,60 @@
+from svmx._engine.qmatrix cimport QMatrix
+
+
+cdef enum SolveStatus:
+    SOLVE_OK = 0
+    SOLVE_MAX_ITER = 1
+    SOLVE_OUT_OF_MEMORY = -1
+    SOLVE_INTERRUPTED = -2
+
+
+cdef struct SolutionInfo:
+    double obj
+    double rho
+    double r                # the second offset of Solver_NU (0 for Solver)
+    double upper_bound_p    # C of the first positive / negative variable,
+    double upper_bound_n    # as LIBSVM reports them
+    long n_iter
+    int status              # a SolveStatus
+
+
+cdef class Solver:
+    """SMO with second-order working set selection, shrinking and gradient
+    reconstruction; see solver.pyx for the quadratic program it solves."""
+    cdef int l
+    cdef int active_size
+    cdef bint unshrink
+    cdef double eps
+    cdef QMatrix Q
+    cdef const double* QD
+    cdef signed char* y
+    cdef double* G
+    cdef double* G_bar
+    cdef double* alpha
+    cdef signed char* alpha_status
+    cdef double* p
+    cdef double* C
+    cdef int* active_set
+    cdef bint out_of_memory
+
+    cdef int solve(self, int l, QMatrix Q, const double* p, const signed char* y,
+                   double* alpha, const double* C, double eps, bint shrinking,
+                   long max_iter, bint check_signals, SolutionInfo* si) noexcept nogil
+    cdef int select_working_set(self, int* out_i, int* out_j) noexcept nogil
+    cdef void do_shrinking(self) noexcept nogil
+    cdef bint be_shrunk(self, int i, double Gmax1, double Gmax2) noexcept nogil
+    cdef double calculate_rho(self, SolutionInfo* si) noexcept nogil
+    cdef void reconstruct_gradient(self) noexcept nogil
+    cdef void swap_index(self, int i, int j) noexcept nogil
+    cdef void update_alpha_status(self, int i) noexcept nogil
+    cdef inline bint is_upper(self, int i) noexcept nogil
+    cdef inline bint is_lower(self, int i) noexcept nogil
+    cdef inline bint is_free(self, int i) noexcept nogil
+    cdef const float* column(self, int i, int length) noexcept nogil
+    cdef void release(self) noexcept nogil
+
+
+cdef class SolverNU(Solver):
+    """Solver for nu-SVC and nu-SVR: pairs are chosen within one label group."""
+    cdef bint be_shrunk_nu(self, int i, double Gmax1, double Gmax2,
+                           double Gmax3, double Gmax4) noexcept nogil

@@ -1,0 +1,627 @@
+# cython: language_level=3, cdivision=True
+"""The SMO solver of LIBSVM's dual problems (Fan, Chen & Lin 2005).
+
+Every formulation is solved as the quadratic program
+
+    min_a  1/2 a^T Q a + p^T a
+    s.t.   y^T a = Delta,   0 <= a_i <= C_i,   y_i in {+1, -1},
+
+where Q_ij = y_i y_j K(x_i, x_j) (or its SVR / one-class variant), so one
+solver serves C-SVC, one-class and epsilon-SVR; `SolverNU` adds the second
+equality constraint of nu-SVC and nu-SVR by choosing each pair within one
+label group.
+
+State follows the paper's names: G is the gradient Q a + p, G_bar the part
+of it owed to variables at their upper bound (sum over a_j = C_j of C_j Q_j),
+kept so that G can be rebuilt for shrunk variables.
+"""
+
+from cpython.exc cimport PyErr_CheckSignals
+from libc.stdlib cimport free, malloc
+from libc.string cimport memcpy
+
+from svmx._engine.qmatrix cimport QMatrix
+
+cdef double INF = float("inf")
+cdef double TAU = 1e-12
+
+cdef enum AlphaStatus:
+    LOWER_BOUND = 0
+    UPPER_BOUND = 1
+    FREE = 2
+
+
+cdef inline bint signals_pending() noexcept nogil:
+    """True when Ctrl-C (or another signal whose handler raised) arrived."""
+    cdef bint raised
+    with gil:
+        raised = PyErr_CheckSignals() != 0
+    return raised
+
+
+cdef class Solver:
+    """The generic SMO solver. One instance may run many solves, one at a time.
+
+    Examples
+    --------
+    The solver is driven from Cython; see ``svmx._libsvm`` for the Python
+    entry points that build the Q matrix and call ``Solver.solve``.
+    """
+
+    def __dealloc__(self):
+        self.release()
+
+    cdef void release(self) noexcept nogil:
+        free(self.y)
+        free(self.G)
+        free(self.G_bar)
+        free(self.alpha)
+        free(self.alpha_status)
+        free(self.p)
+        free(self.C)
+        free(self.active_set)
+        self.y = NULL
+        self.G = NULL
+        self.G_bar = NULL
+        self.alpha = NULL
+        self.alpha_status = NULL
+        self.p = NULL
+        self.C = NULL
+        self.active_set = NULL
+
+    cdef inline bint is_upper(self, int i) noexcept nogil:
+        return self.alpha_status[i] == UPPER_BOUND
+
+    cdef inline bint is_lower(self, int i) noexcept nogil:
+        return self.alpha_status[i] == LOWER_BOUND
+
+    cdef inline bint is_free(self, int i) noexcept nogil:
+        return self.alpha_status[i] == FREE
+
+    cdef void update_alpha_status(self, int i) noexcept nogil:
+        if self.alpha[i] >= self.C[i]:
+            self.alpha_status[i] = UPPER_BOUND
+        elif self.alpha[i] <= 0:
+            self.alpha_status[i] = LOWER_BOUND
+        else:
+            self.alpha_status[i] = FREE
+
+    cdef const float* column(self, int i, int length) noexcept nogil:
+        """Column i of Q; records running out of memory for the main loop."""
+        cdef const float* data = self.Q.get_Q(i, length)
+        if data == NULL:
+            self.out_of_memory = True
+        return data
+
+    cdef void swap_index(self, int i, int j) noexcept nogil:
+        cdef double held
+        cdef signed char held_char
+        cdef int held_int
+        self.Q.swap_index(i, j)
+        held_char = self.y[i]
+        self.y[i] = self.y[j]
+        self.y[j] = held_char
+        held = self.G[i]
+        self.G[i] = self.G[j]
+        self.G[j] = held
+        held_char = self.alpha_status[i]
+        self.alpha_status[i] = self.alpha_status[j]
+        self.alpha_status[j] = held_char
+        held = self.alpha[i]
+        self.alpha[i] = self.alpha[j]
+        self.alpha[j] = held
+        held = self.p[i]
+        self.p[i] = self.p[j]
+        self.p[j] = held
+        held_int = self.active_set[i]
+        self.active_set[i] = self.active_set[j]
+        self.active_set[j] = held_int
+        held = self.G_bar[i]
+        self.G_bar[i] = self.G_bar[j]
+        self.G_bar[j] = held
+        held = self.C[i]
+        self.C[i] = self.C[j]
+        self.C[j] = held
+
+    cdef void reconstruct_gradient(self) noexcept nogil:
+        """Rebuild G of the inactive variables from G_bar and the free ones."""
+        cdef int i, j, n_free = 0, l = self.l, active_size = self.active_size
+        cdef const float* Q_i
+        cdef double alpha_i
+        if active_size == l:
+            return
+        for j in range(active_size, l):
+            self.G[j] = self.G_bar[j] + self.p[j]
+        for j in range(active_size):
+            if self.is_free(j):
+                n_free += 1
+        # Pick the cheaper direction: inactive columns over the active rows,
+        # or the free variables' columns over the inactive rows.
+        if <double> n_free * l > 2.0 * active_size * (l - active_size):
+            for i in range(active_size, l):
+                Q_i = self.column(i, active_size)
+                if Q_i == NULL:
+                    return
+                for j in range(active_size):
+                    if self.is_free(j):
+                        self.G[i] += self.alpha[j] * Q_i[j]
+        else:
+            for i in range(active_size):
+                if self.is_free(i):
+                    Q_i = self.column(i, l)
+                    if Q_i == NULL:
+                        return
+                    alpha_i = self.alpha[i]
+                    for j in range(active_size, l):
+                        self.G[j] += alpha_i * Q_i[j]
+
+    cdef int solve(self, int l, QMatrix Q, const double* p, const signed char* y,
+                   double* alpha, const double* C, double eps, bint shrinking,
+                   long max_iter, bint check_signals, SolutionInfo* si) noexcept nogil:
+        """Solve the dual; `alpha` holds the initial point and receives the solution.
+
+        `max_iter < 0` means no limit. Returns (and stores in `si.status`) a
+        SolveStatus; `si.n_iter` counts the pair updates made.
+        """
+        cdef int i, j, k, counter
+        cdef long n_iter = 0
+        cdef bint converged = False, upper_i, upper_j
+        cdef const float* Q_i
+        cdef const float* Q_j
+        cdef double C_i, C_j, old_alpha_i, old_alpha_j, delta_alpha_i, delta_alpha_j
+        cdef double quad_coef, delta, diff, total, objective
+        si.status = SOLVE_OK
+        si.n_iter = 0
+        si.r = 0.0
+        with gil:
+            self.Q = Q
+        self.release()
+        self.l = l
+        self.eps = eps
+        self.unshrink = False
+        self.out_of_memory = False
+        self.QD = &Q.QD[0]
+        self.y = <signed char*> malloc(l * sizeof(signed char))
+        self.G = <double*> malloc(l * sizeof(double))
+        self.G_bar = <double*> malloc(l * sizeof(double))
+        self.alpha = <double*> malloc(l * sizeof(double))
+        self.alpha_status = <signed char*> malloc(l * sizeof(signed char))
+        self.p = <double*> malloc(l * sizeof(double))
+        self.C = <double*> malloc(l * sizeof(double))
+        self.active_set = <int*> malloc(l * sizeof(int))
+        if (self.y == NULL or self.G == NULL or self.G_bar == NULL or self.alpha == NULL
+                or self.alpha_status == NULL or self.p == NULL or self.C == NULL
+                or self.active_set == NULL):
+            self.release()
+            si.status = SOLVE_OUT_OF_MEMORY
+            return si.status
+        memcpy(self.y, y, l * sizeof(signed char))
+        memcpy(self.alpha, alpha, l * sizeof(double))
+        memcpy(self.p, p, l * sizeof(double))
+        memcpy(self.C, C, l * sizeof(double))
+        for i in range(l):
+            self.update_alpha_status(i)
+            self.active_set[i] = i
+            self.G[i] = p[i]
+            self.G_bar[i] = 0.0
+        self.active_size = l
+
+        for i in range(l):
+            if not self.is_lower(i):
+                Q_i = self.column(i, l)
+                if Q_i == NULL:
+                    break
+                for j in range(l):
+                    self.G[j] += self.alpha[i] * Q_i[j]
+                if self.is_upper(i):
+                    for j in range(l):
+                        self.G_bar[j] += self.C[i] * Q_i[j]
+
+        counter = min(l, 1000) + 1
+        while not self.out_of_memory and (max_iter < 0 or n_iter < max_iter):
+            counter -= 1
+            if counter == 0:
+                counter = min(l, 1000)
+                if shrinking:
+                    self.do_shrinking()
+                if check_signals and signals_pending():
+                    si.status = SOLVE_INTERRUPTED
+                    break
+            if self.select_working_set(&i, &j) != 0:
+                self.reconstruct_gradient()
+                self.active_size = l
+                if self.select_working_set(&i, &j) != 0:
+                    converged = True
+                    break
+                counter = 1  # shrink again at the next iteration
+            if self.out_of_memory:
+                break
+            n_iter += 1
+
+            Q_i = self.column(i, self.active_size)
+            Q_j = self.column(j, self.active_size)
+            if Q_i == NULL or Q_j == NULL:
+                break
+            C_i = self.C[i]
+            C_j = self.C[j]
+            old_alpha_i = self.alpha[i]
+            old_alpha_j = self.alpha[j]
+
+            if self.y[i] != self.y[j]:
+                # a_i - a_j stays constant.
+                quad_coef = self.QD[i] + self.QD[j] + 2.0 * Q_i[j]
+                if quad_coef <= 0:
+                    quad_coef = TAU
+                delta = (-self.G[i] - self.G[j]) / quad_coef
+                diff = self.alpha[i] - self.alpha[j]
+                self.alpha[i] += delta
+                self.alpha[j] += delta
+                if diff > 0:
+                    if self.alpha[j] < 0:
+                        self.alpha[j] = 0
+                        self.alpha[i] = diff
+                else:
+                    if self.alpha[i] < 0:
+                        self.alpha[i] = 0
+                        self.alpha[j] = -diff
+                if diff > C_i - C_j:
+                    if self.alpha[i] > C_i:
+                        self.alpha[i] = C_i
+                        self.alpha[j] = C_i - diff
+                else:
+                    if self.alpha[j] > C_j:
+                        self.alpha[j] = C_j
+                        self.alpha[i] = C_j + diff
+            else:
+                # a_i + a_j stays constant.
+                quad_coef = self.QD[i] + self.QD[j] - 2.0 * Q_i[j]
+                if quad_coef <= 0:
+                    quad_coef = TAU
+                delta = (self.G[i] - self.G[j]) / quad_coef
+                total = self.alpha[i] + self.alpha[j]
+                self.alpha[i] -= delta
+                self.alpha[j] += delta
+                if total > C_i:
+                    if self.alpha[i] > C_i:
+                        self.alpha[i] = C_i
+                        self.alpha[j] = total - C_i
+                else:
+                    if self.alpha[j] < 0:
+                        self.alpha[j] = 0
+                        self.alpha[i] = total
+                if total > C_j:
+                    if self.alpha[j] > C_j:
+                        self.alpha[j] = C_j
+                        self.alpha[i] = total - C_j
+                else:
+                    if self.alpha[i] < 0:
+                        self.alpha[i] = 0
+                        self.alpha[j] = total
+
+            delta_alpha_i = self.alpha[i] - old_alpha_i
+            delta_alpha_j = self.alpha[j] - old_alpha_j
+            for k in range(self.active_size):
+                self.G[k] += Q_i[k] * delta_alpha_i + Q_j[k] * delta_alpha_j
+
+            upper_i = self.is_upper(i)
+            upper_j = self.is_upper(j)
+            self.update_alpha_status(i)
+            self.update_alpha_status(j)
+            if upper_i != self.is_upper(i):
+                Q_i = self.column(i, l)
+                if Q_i == NULL:
+                    break
+                if upper_i:
+                    for k in range(l):
+                        self.G_bar[k] -= C_i * Q_i[k]
+                else:
+                    for k in range(l):
+                        self.G_bar[k] += C_i * Q_i[k]
+            if upper_j != self.is_upper(j):
+                Q_j = self.column(j, l)
+                if Q_j == NULL:
+                    break
+                if upper_j:
+                    for k in range(l):
+                        self.G_bar[k] -= C_j * Q_j[k]
+                else:
+                    for k in range(l):
+                        self.G_bar[k] += C_j * Q_j[k]
+
+        if self.out_of_memory:
+            si.status = SOLVE_OUT_OF_MEMORY
+        elif si.status == SOLVE_OK and not converged:
+            si.status = SOLVE_MAX_ITER
+        if si.status != SOLVE_OK and self.active_size < l:
+            # Rebuild the whole gradient so that rho and the objective are sound.
+            self.reconstruct_gradient()
+            self.active_size = l
+        if self.out_of_memory:
+            si.status = SOLVE_OUT_OF_MEMORY
+            self.release()
+            return si.status
+
+        si.rho = self.calculate_rho(si)
+        objective = 0.0
+        for i in range(l):
+            objective += self.alpha[i] * (self.G[i] + self.p[i])
+        si.obj = objective / 2.0
+        for i in range(l):
+            alpha[self.active_set[i]] = self.alpha[i]
+        si.upper_bound_p = 0.0
+        si.upper_bound_n = 0.0
+        for i in range(l):
+            if y[i] == 1 and si.upper_bound_p == 0.0:
+                si.upper_bound_p = C[i]
+            elif y[i] == -1 and si.upper_bound_n == 0.0:
+                si.upper_bound_n = C[i]
+        si.n_iter = n_iter
+        self.release()
+        return si.status
+
+    cdef int select_working_set(self, int* out_i, int* out_j) noexcept nogil:
+        """Second-order working set selection (WSS3); returns 1 at optimality.
+
+        i maximises -y_t G_t over I_up; j minimises -b_it^2 / a_it over the t
+        in I_low that violate the optimality condition with i.
+        """
+        cdef double Gmax = -INF, Gmax2 = -INF, obj_diff_min = INF
+        cdef double grad_diff, quad_coef, obj_diff
+        cdef int t, Gmax_idx = -1, Gmin_idx = -1, i
+        cdef const float* Q_i = NULL
+        cdef double* G = self.G
+        for t in range(self.active_size):
+            if self.y[t] == 1:
+                if not self.is_upper(t) and -G[t] >= Gmax:
+                    Gmax = -G[t]
+                    Gmax_idx = t
+            else:
+                if not self.is_lower(t) and G[t] >= Gmax:
+                    Gmax = G[t]
+                    Gmax_idx = t
+        i = Gmax_idx
+        if i != -1:
+            Q_i = self.column(i, self.active_size)
+            if Q_i == NULL:
+                return 1
+        for t in range(self.active_size):
+            if self.y[t] == 1:
+                if not self.is_lower(t):
+                    grad_diff = Gmax + G[t]
+                    if G[t] >= Gmax2:
+                        Gmax2 = G[t]
+                    if grad_diff > 0:
+                        quad_coef = self.QD[i] + self.QD[t] - 2.0 * self.y[i] * Q_i[t]
+                        if quad_coef <= 0:
+                            quad_coef = TAU
+                        obj_diff = -(grad_diff * grad_diff) / quad_coef
+                        if obj_diff <= obj_diff_min:
+                            Gmin_idx = t
+                            obj_diff_min = obj_diff
+            else:
+                if not self.is_upper(t):
+                    grad_diff = Gmax - G[t]
+                    if -G[t] >= Gmax2:
+                        Gmax2 = -G[t]
+                    if grad_diff > 0:
+                        quad_coef = self.QD[i] + self.QD[t] + 2.0 * self.y[i] * Q_i[t]
+                        if quad_coef <= 0:
+                            quad_coef = TAU
+                        obj_diff = -(grad_diff * grad_diff) / quad_coef
+                        if obj_diff <= obj_diff_min:
+                            Gmin_idx = t
+                            obj_diff_min = obj_diff
+        if Gmax + Gmax2 < self.eps or Gmin_idx == -1:
+            return 1
+        out_i[0] = Gmax_idx
+        out_j[0] = Gmin_idx
+        return 0
+
+    cdef bint be_shrunk(self, int i, double Gmax1, double Gmax2) noexcept nogil:
+        if self.is_upper(i):
+            if self.y[i] == 1:
+                return -self.G[i] > Gmax1
+            return -self.G[i] > Gmax2
+        if self.is_lower(i):
+            if self.y[i] == 1:
+                return self.G[i] > Gmax2
+            return self.G[i] > Gmax1
+        return False
+
+    cdef void do_shrinking(self) noexcept nogil:
+        """Move variables that cannot change to the end of the active set."""
+        cdef int i
+        # Gmax1 = max over I_up of -y G; Gmax2 = max over I_low of y G.
+        cdef double Gmax1 = -INF, Gmax2 = -INF
+        for i in range(self.active_size):
+            if self.y[i] == 1:
+                if not self.is_upper(i) and -self.G[i] >= Gmax1:
+                    Gmax1 = -self.G[i]
+                if not self.is_lower(i) and self.G[i] >= Gmax2:
+                    Gmax2 = self.G[i]
+            else:
+                if not self.is_upper(i) and -self.G[i] >= Gmax2:
+                    Gmax2 = -self.G[i]
+                if not self.is_lower(i) and self.G[i] >= Gmax1:
+                    Gmax1 = self.G[i]
+        if not self.unshrink and Gmax1 + Gmax2 <= self.eps * 10:
+            self.unshrink = True
+            self.reconstruct_gradient()
+            self.active_size = self.l
+        i = 0
+        while i < self.active_size:
+            if self.be_shrunk(i, Gmax1, Gmax2):
+                self.active_size -= 1
+                while self.active_size > i:
+                    if not self.be_shrunk(self.active_size, Gmax1, Gmax2):
+                        self.swap_index(i, self.active_size)
+                        break
+                    self.active_size -= 1
+            i += 1
+
+    cdef double calculate_rho(self, SolutionInfo* si) noexcept nogil:
+        """The bias: mean of y G over free variables, else the feasible midpoint."""
+        cdef int i, n_free = 0
+        cdef double upper = INF, lower = -INF, sum_free = 0.0, yG
+        for i in range(self.active_size):
+            yG = self.y[i] * self.G[i]
+            if self.is_upper(i):
+                if self.y[i] == -1:
+                    upper = min(upper, yG)
+                else:
+                    lower = max(lower, yG)
+            elif self.is_lower(i):
+                if self.y[i] == 1:
+                    upper = min(upper, yG)
+                else:
+                    lower = max(lower, yG)
+            else:
+                n_free += 1
+                sum_free += yG
+        if n_free > 0:
+            return sum_free / n_free
+        return (upper + lower) / 2.0
+
+
+cdef class SolverNU(Solver):
+    """SMO for nu-SVC and nu-SVR.
+
+    Their duals carry a second equality constraint, e^T a = const, so each
+    working pair is chosen within one label group (both y = +1 or both -1),
+    and the solution yields two offsets: r = (r1 + r2) / 2 and
+    rho = (r1 - r2) / 2, where r1, r2 are the biases of the two groups.
+    """
+
+    cdef int select_working_set(self, int* out_i, int* out_j) noexcept nogil:
+        cdef double Gmaxp = -INF, Gmaxp2 = -INF, Gmaxn = -INF, Gmaxn2 = -INF
+        cdef double obj_diff_min = INF, grad_diff, quad_coef, obj_diff
+        cdef int t, Gmaxp_idx = -1, Gmaxn_idx = -1, Gmin_idx = -1
+        cdef int ip, in_
+        cdef const float* Q_ip = NULL
+        cdef const float* Q_in = NULL
+        cdef double* G = self.G
+        for t in range(self.active_size):
+            if self.y[t] == 1:
+                if not self.is_upper(t) and -G[t] >= Gmaxp:
+                    Gmaxp = -G[t]
+                    Gmaxp_idx = t
+            else:
+                if not self.is_lower(t) and G[t] >= Gmaxn:
+                    Gmaxn = G[t]
+                    Gmaxn_idx = t
+        ip = Gmaxp_idx
+        in_ = Gmaxn_idx
+        if ip != -1:
+            Q_ip = self.column(ip, self.active_size)
+            if Q_ip == NULL:
+                return 1
+        if in_ != -1:
+            Q_in = self.column(in_, self.active_size)
+            if Q_in == NULL:
+                return 1
+        for t in range(self.active_size):
+            if self.y[t] == 1:
+                if not self.is_lower(t):
+                    grad_diff = Gmaxp + G[t]
+                    if G[t] >= Gmaxp2:
+                        Gmaxp2 = G[t]
+                    if grad_diff > 0:
+                        quad_coef = self.QD[ip] + self.QD[t] - 2.0 * Q_ip[t]
+                        if quad_coef <= 0:
+                            quad_coef = TAU
+                        obj_diff = -(grad_diff * grad_diff) / quad_coef
+                        if obj_diff <= obj_diff_min:
+                            Gmin_idx = t
+                            obj_diff_min = obj_diff
+            else:
+                if not self.is_upper(t):
+                    grad_diff = Gmaxn - G[t]
+                    if -G[t] >= Gmaxn2:
+                        Gmaxn2 = -G[t]
+                    if grad_diff > 0:
+                        quad_coef = self.QD[in_] + self.QD[t] - 2.0 * Q_in[t]
+                        if quad_coef <= 0:
+                            quad_coef = TAU
+                        obj_diff = -(grad_diff * grad_diff) / quad_coef
+                        if obj_diff <= obj_diff_min:
+                            Gmin_idx = t
+                            obj_diff_min = obj_diff
+        if max(Gmaxp + Gmaxp2, Gmaxn + Gmaxn2) < self.eps or Gmin_idx == -1:
+            return 1
+        if self.y[Gmin_idx] == 1:
+            out_i[0] = Gmaxp_idx
+        else:
+            out_i[0] = Gmaxn_idx
+        out_j[0] = Gmin_idx
+        return 0
+
+    cdef bint be_shrunk_nu(self, int i, double Gmax1, double Gmax2,
+                           double Gmax3, double Gmax4) noexcept nogil:
+        if self.is_upper(i):
+            if self.y[i] == 1:
+                return -self.G[i] > Gmax1
+            return -self.G[i] > Gmax4
+        if self.is_lower(i):
+            if self.y[i] == 1:
+                return self.G[i] > Gmax2
+            return self.G[i] > Gmax3
+        return False
+
+    cdef void do_shrinking(self) noexcept nogil:
+        cdef int i
+        # Per label group: Gmax1/Gmax3 = max -yG over I_up, Gmax2/Gmax4 = max yG
+        # over I_low, for y = +1 and y = -1 respectively.
+        cdef double Gmax1 = -INF, Gmax2 = -INF, Gmax3 = -INF, Gmax4 = -INF
+        for i in range(self.active_size):
+            if not self.is_upper(i):
+                if self.y[i] == 1:
+                    if -self.G[i] > Gmax1:
+                        Gmax1 = -self.G[i]
+                elif -self.G[i] > Gmax4:
+                    Gmax4 = -self.G[i]
+            if not self.is_lower(i):
+                if self.y[i] == 1:
+                    if self.G[i] > Gmax2:
+                        Gmax2 = self.G[i]
+                elif self.G[i] > Gmax3:
+                    Gmax3 = self.G[i]
+        if not self.unshrink and max(Gmax1 + Gmax2, Gmax3 + Gmax4) <= self.eps * 10:
+            self.unshrink = True
+            self.reconstruct_gradient()
+            self.active_size = self.l
+        i = 0
+        while i < self.active_size:
+            if self.be_shrunk_nu(i, Gmax1, Gmax2, Gmax3, Gmax4):
+                self.active_size -= 1
+                while self.active_size > i:
+                    if not self.be_shrunk_nu(self.active_size, Gmax1, Gmax2, Gmax3, Gmax4):
+                        self.swap_index(i, self.active_size)
+                        break
+                    self.active_size -= 1
+            i += 1
+
+    cdef double calculate_rho(self, SolutionInfo* si) noexcept nogil:
+        cdef int i, n_free_p = 0, n_free_n = 0
+        cdef double upper_p = INF, upper_n = INF, lower_p = -INF, lower_n = -INF
+        cdef double sum_free_p = 0.0, sum_free_n = 0.0, r_p, r_n
+        for i in range(self.active_size):
+            if self.y[i] == 1:
+                if self.is_upper(i):
+                    lower_p = max(lower_p, self.G[i])
+                elif self.is_lower(i):
+                    upper_p = min(upper_p, self.G[i])
+                else:
+                    n_free_p += 1
+                    sum_free_p += self.G[i]
+            else:
+                if self.is_upper(i):
+                    lower_n = max(lower_n, self.G[i])
+                elif self.is_lower(i):
+                    upper_n = min(upper_n, self.G[i])
+                else:
+                    n_free_n += 1
+                    sum_free_n += self.G[i]
+        r_p = sum_free_p / n_free_p if n_free_p > 0 else (upper_p + lower_p) / 2.0
+        r_n = sum_free_n / n_free_n if n_free_n > 0 else (upper_n + lower_n) / 2.0
+        si.r = (r_p + r_n) / 2.0
+        return (r_p - r_n) / 2.0

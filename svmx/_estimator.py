@@ -1,0 +1,157 @@
+"""The estimator protocol (get_params, set_params, clone, pickle) without scikit-learn.
+
+scikit-learn is never imported at run time; its tags are built lazily, only
+when scikit-learn itself asks for them.
+"""
+
+from __future__ import annotations
+
+import inspect
+from typing import Any
+
+import numpy as np
+
+from svmx._version import __version__
+
+__all__ = ["BaseEstimator", "ClassifierMixin", "OutlierMixin", "RegressorMixin"]
+
+
+class BaseEstimator:
+    """Parameters are the keyword arguments of ``__init__``, stored unchanged.
+
+    Examples
+    --------
+    >>> from svmx import SVC
+    >>> SVC(C=2.0).get_params()["C"]
+    2.0
+    >>> SVC().set_params(kernel="linear")
+    SVC(kernel='linear')
+    """
+
+    @classmethod
+    def _get_param_names(cls) -> list[str]:
+        signature = inspect.signature(cls.__init__)
+        return sorted(
+            name
+            for name, parameter in signature.parameters.items()
+            if name != "self" and parameter.kind != parameter.VAR_KEYWORD
+        )
+
+    def get_params(self, deep: bool = True) -> dict[str, Any]:
+        """The estimator's parameters by name (`deep` is accepted for compatibility)."""
+        return {name: getattr(self, name) for name in self._get_param_names()}
+
+    def set_params(self, **params: Any) -> BaseEstimator:
+        """Set parameters by name and return the estimator."""
+        valid = self._get_param_names()
+        for name, value in params.items():
+            if name not in valid:
+                raise ValueError(
+                    f"Invalid parameter {name!r} for estimator {type(self).__name__}. "
+                    f"Valid parameters are: {valid}."
+                )
+            setattr(self, name, value)
+        return self
+
+    def __repr__(self) -> str:
+        defaults = {
+            name: parameter.default
+            for name, parameter in inspect.signature(type(self).__init__).parameters.items()
+        }
+        changed = []
+        for name in self._get_param_names():
+            value = getattr(self, name)
+            default = defaults.get(name, inspect.Parameter.empty)
+            same = value is default
+            if not same:
+                try:
+                    same = type(value) is type(default) and bool(value == default)
+                except (TypeError, ValueError):
+                    same = False
+            if not same:
+                changed.append(f"{name}={value!r}")
+        return f"{type(self).__name__}({', '.join(changed)})"
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = self.__dict__.copy()
+        state["_svmx_version"] = __version__
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        state.pop("_svmx_version", None)
+        self.__dict__.update(state)
+
+    def _more_tags(self) -> dict[str, Any]:
+        return {}
+
+    def __sklearn_tags__(self):
+        # Only scikit-learn calls this, so importing it here costs svmx users nothing.
+        from sklearn.utils import InputTags, Tags, TargetTags
+
+        extra = self._more_tags()
+        return Tags(
+            estimator_type=None,
+            target_tags=TargetTags(required=extra.get("requires_y", False)),
+            input_tags=InputTags(pairwise=extra.get("pairwise", False), sparse=True),
+        )
+
+
+class ClassifierMixin:
+    """Accuracy as the score; scikit-learn sees a classifier."""
+
+    _estimator_type = "classifier"
+
+    def score(self, X: Any, y: Any, sample_weight: Any = None) -> float:
+        """Mean accuracy of ``predict(X)`` against `y` (weighted by `sample_weight`)."""
+        predicted = self.predict(X)
+        return float(np.average(predicted == np.asarray(y), weights=sample_weight))
+
+    def __sklearn_tags__(self):
+        from sklearn.utils import ClassifierTags
+
+        tags = super().__sklearn_tags__()
+        tags.estimator_type = "classifier"
+        tags.classifier_tags = ClassifierTags()
+        tags.target_tags.required = True
+        return tags
+
+
+class RegressorMixin:
+    """The coefficient of determination R^2 as the score; scikit-learn sees a regressor."""
+
+    _estimator_type = "regressor"
+
+    def score(self, X: Any, y: Any, sample_weight: Any = None) -> float:
+        """R^2 of ``predict(X)`` against `y` (weighted by `sample_weight`)."""
+        truth = np.asarray(y, dtype=np.float64)
+        predicted = self.predict(X)
+        residual = np.average((truth - predicted) ** 2, weights=sample_weight)
+        spread = np.average((truth - np.average(truth, weights=sample_weight)) ** 2,
+                            weights=sample_weight)
+        if spread == 0:
+            return 1.0 if residual == 0 else 0.0
+        return float(1.0 - residual / spread)
+
+    def __sklearn_tags__(self):
+        from sklearn.utils import RegressorTags
+
+        tags = super().__sklearn_tags__()
+        tags.estimator_type = "regressor"
+        tags.regressor_tags = RegressorTags()
+        tags.target_tags.required = True
+        return tags
+
+
+class OutlierMixin:
+    """``fit_predict`` for novelty detectors; scikit-learn sees an outlier detector."""
+
+    _estimator_type = "outlier_detector"
+
+    def fit_predict(self, X: Any, y: Any = None, **fit_params: Any) -> np.ndarray:
+        """Fit on X and return +1 for inliers, -1 for outliers."""
+        return self.fit(X, **fit_params).predict(X)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.estimator_type = "outlier_detector"
+        return tags

@@ -1,0 +1,39 @@
+"""Preprocessing for SVMs: reproducible splits, labels, scaling and encoding.
+
+Everything here is plain numpy. Splits return row indices so that parallel
+arrays stay aligned, and all randomness comes from an explicitly seeded
+:class:`SplitMix64` generator, so results are identical on every platform.
+"""
+
+from ._discretizer import SupervisedDiscretizer
+from ._labels import class_counts, label_encode
+from ._one_hot import OneHotEncoder, one_hot_encode
+from ._scaling import (
+    MinMaxScaler,
+    Scaler,
+    StandardScaler,
+    apply_scaler,
+    min_max_scale,
+    standardize,
+)
+from ._splitmix import SplitMix64
+from ._splits import k_fold_indices, shuffled_indices, stratified_split, train_test_split
+
+__all__ = [
+    "MinMaxScaler",
+    "OneHotEncoder",
+    "Scaler",
+    "SplitMix64",
+    "StandardScaler",
+    "SupervisedDiscretizer",
+    "apply_scaler",
+    "class_counts",
+    "k_fold_indices",
+    "label_encode",
+    "min_max_scale",
+    "one_hot_encode",
+    "shuffled_indices",
+    "standardize",
+    "stratified_split",
+    "train_test_split",
+]

@@ -1,0 +1,324 @@
+"""One-hot encoding of categorical columns into 0/1 indicator columns.
+
+Column ``j`` with ``L_j`` sorted levels owns the output columns
+``offsets[j] .. offsets[j] + L_j - 1``, where ``offsets`` is the running sum
+of the level counts starting at 0. Fitting computes the levels and offsets
+once; transforming only looks up each value's level index, adds its column's
+offset and sets a one there.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import numpy.typing as npt
+import scipy.sparse as sp
+
+from ._params import ParamsMixin
+
+__all__ = ["OneHotEncoder", "one_hot_encode"]
+
+_HANDLE_UNKNOWN = ("error", "ignore")
+
+
+def _check_categorical(X: npt.ArrayLike, name: str = "X") -> np.ndarray:
+    array = np.asarray(X)
+    if array.ndim != 2:
+        raise ValueError(
+            f"{name} must be 2-D (n_samples, n_columns), got an array of shape {array.shape}; "
+            "reshape a single column with X.reshape(-1, 1)"
+        )
+    if array.shape[0] == 0 or array.shape[1] == 0:
+        raise ValueError(f"{name} must not be empty, got shape {array.shape}")
+    return array
+
+
+def _sorted_levels(values: np.ndarray, name: str) -> np.ndarray:
+    try:
+        return np.unique(values)
+    except TypeError as error:
+        raise TypeError(f"{name} mixes values that cannot be sorted: {error}") from error
+
+
+def _level_indices(levels: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Return each value's index in ``levels`` and whether it was found."""
+    try:
+        index = np.searchsorted(levels, values)
+    except TypeError:
+        # Values not comparable with the levels are all unknown.
+        return np.zeros(values.shape[0], dtype=np.intp), np.zeros(values.shape[0], dtype=bool)
+    index = np.minimum(index, levels.shape[0] - 1)
+    found = levels[index] == values
+    if levels.dtype.kind == "f" and np.asarray(values).dtype.kind == "f":
+        found |= np.isnan(levels[index]) & np.isnan(values)
+    return index, np.asarray(found, dtype=bool)
+
+
+class OneHotEncoder(ParamsMixin):
+    """Encode categorical columns as one-hot indicator columns.
+
+    Parameters
+    ----------
+    categories : 'auto' or list of array-like, default='auto'
+        ``'auto'`` takes each column's sorted distinct values in ``fit``;
+        a list gives the levels of each column explicitly (they are sorted).
+    handle_unknown : {'error', 'ignore'}, default='error'
+        What ``transform`` does with a level not seen in ``fit``: raise a
+        ``ValueError``, or leave that column's block of the row all zero.
+    sparse_output : bool, default=False
+        Return a ``scipy.sparse.csr_matrix`` instead of a dense array.
+    dtype : numpy dtype, default=numpy.float64
+        Type of the output values.
+
+    Attributes
+    ----------
+    categories_ : list of ndarray
+        The sorted levels of each input column.
+    level_counts_ : ndarray of shape (n_features_in_,)
+        Number of levels of each column.
+    offsets_ : ndarray of shape (n_features_in_,)
+        First output column of each input column: ``cumsum`` of the level
+        counts, starting at 0.
+    n_features_in_ : int
+        Number of input columns.
+    n_features_out_ : int
+        Number of output columns, the sum of the level counts.
+
+    Examples
+    --------
+    Level counts (2, 4, 2, 3, 2, 3) give offsets (0, 2, 6, 8, 11, 13):
+
+    >>> encoder = OneHotEncoder(categories=[range(n) for n in (2, 4, 2, 3, 2, 3)])
+    >>> encoder = encoder.fit([[0, 0, 0, 0, 0, 0]])
+    >>> encoder.offsets_.tolist()
+    [0, 2, 6, 8, 11, 13]
+    >>> row = encoder.transform([[0, 3, 0, 2, 1, 0]])
+    >>> " ".join(str(int(v)) for v in row[0])
+    '1 0 0 0 0 1 1 0 0 0 1 0 1 1 0 0'
+    >>> encoder.inverse_transform(row).tolist()
+    [[0, 3, 0, 2, 1, 0]]
+    """
+
+    def __init__(
+        self,
+        categories: str | Sequence[npt.ArrayLike] = "auto",
+        handle_unknown: str = "error",
+        sparse_output: bool = False,
+        dtype: npt.DTypeLike = np.float64,
+    ) -> None:
+        self.categories = categories
+        self.handle_unknown = handle_unknown
+        self.sparse_output = sparse_output
+        self.dtype = dtype
+
+    def _check_handle_unknown(self) -> None:
+        if self.handle_unknown not in _HANDLE_UNKNOWN:
+            raise ValueError(
+                f"handle_unknown must be one of {_HANDLE_UNKNOWN}, got {self.handle_unknown!r}"
+            )
+
+    def _explicit_levels(self, n_columns: int) -> list[np.ndarray]:
+        if isinstance(self.categories, str) or len(self.categories) != n_columns:
+            raise ValueError(
+                f"categories must be 'auto' or a list with one entry per column ({n_columns})"
+            )
+        levels = []
+        for column, values in enumerate(self.categories):
+            values = np.asarray(list(values) if isinstance(values, range) else values)
+            if values.ndim != 1 or values.shape[0] == 0:
+                raise ValueError(f"categories[{column}] must be a non-empty 1-D list of levels")
+            sorted_values = _sorted_levels(values, f"categories[{column}]")
+            if sorted_values.shape[0] != values.shape[0]:
+                raise ValueError(f"categories[{column}] contains duplicate levels")
+            levels.append(sorted_values)
+        return levels
+
+    def fit(self, X: npt.ArrayLike, y: object = None) -> OneHotEncoder:
+        """Find the levels of each column and the offset of its output block.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Categorical data of any sortable type.
+        y : ignored
+
+        Returns
+        -------
+        self
+        """
+        self._check_handle_unknown()
+        X = _check_categorical(X)
+        if isinstance(self.categories, str) and self.categories == "auto":
+            levels = [_sorted_levels(X[:, j], "X") for j in range(X.shape[1])]
+        else:
+            levels = self._explicit_levels(X.shape[1])
+        self.categories_ = levels
+        self.level_counts_ = np.array([len(values) for values in levels], dtype=np.int64)
+        self.offsets_ = np.concatenate(([0], np.cumsum(self.level_counts_)[:-1]))
+        self.n_features_in_ = X.shape[1]
+        self.n_features_out_ = int(self.level_counts_.sum())
+        if self.handle_unknown == "error":
+            self._positions(X)  # explicit categories must cover the training data
+        return self
+
+    def _positions(self, X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Return the (row, output column) of every one in the encoding of ``X``."""
+        rows, columns = [], []
+        for j, levels in enumerate(self.categories_):
+            index, found = _level_indices(levels, X[:, j])
+            if not found.all() and self.handle_unknown == "error":
+                unknown = X[np.flatnonzero(~found)[:3], j].tolist()
+                raise ValueError(
+                    f"X contains levels not seen in fit in column {j}: {unknown}; "
+                    "use handle_unknown='ignore' to encode them as all zeros"
+                )
+            rows.append(np.flatnonzero(found))
+            columns.append(self.offsets_[j] + index[found])
+        return np.concatenate(rows), np.concatenate(columns)
+
+    def transform(self, X: npt.ArrayLike) -> np.ndarray | sp.csr_matrix:
+        """Encode ``X`` as indicator columns.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features_in_)
+            Categorical data.
+
+        Returns
+        -------
+        ndarray or csr_matrix of shape (n_samples, n_features_out_)
+        """
+        self._check_fitted("categories_")
+        self._check_handle_unknown()
+        X = _check_categorical(X)
+        if X.shape[1] != self.n_features_in_:
+            raise ValueError(
+                f"X has {X.shape[1]} columns, but the encoder was fitted with {self.n_features_in_}"
+            )
+        rows, columns = self._positions(X)
+        shape = (X.shape[0], self.n_features_out_)
+        if self.sparse_output:
+            ones = np.ones(rows.shape[0], dtype=self.dtype)
+            matrix = sp.csr_matrix((ones, (rows, columns)), shape=shape)
+            matrix.sort_indices()
+            return matrix
+        dense = np.zeros(shape, dtype=self.dtype)
+        dense[rows, columns] = 1
+        return dense
+
+    def fit_transform(self, X: npt.ArrayLike, y: object = None) -> np.ndarray | sp.csr_matrix:
+        """Fit to ``X``, then encode it.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : ignored
+
+        Returns
+        -------
+        ndarray or csr_matrix of shape (n_samples, n_features_out_)
+        """
+        return self.fit(X).transform(X)
+
+    def inverse_transform(self, X: npt.ArrayLike | sp.spmatrix) -> np.ndarray:
+        """Decode indicator columns back to levels.
+
+        A block with no one (an unknown level under ``handle_unknown='ignore'``)
+        decodes to ``None``; a block with several ones decodes to its first.
+
+        Parameters
+        ----------
+        X : array-like or sparse matrix of shape (n_samples, n_features_out_)
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_features_in_)
+            Of the levels' common dtype, or ``object`` if they differ or a
+            ``None`` occurs.
+        """
+        self._check_fitted("categories_")
+        dense = X.toarray() if sp.issparse(X) else np.asarray(X)
+        if dense.ndim != 2 or dense.shape[1] != self.n_features_out_:
+            raise ValueError(
+                f"X must have shape (n_samples, {self.n_features_out_}), got {dense.shape}"
+            )
+        decoded = np.empty((dense.shape[0], self.n_features_in_), dtype=object)
+        for j, levels in enumerate(self.categories_):
+            block = dense[:, self.offsets_[j] : self.offsets_[j] + levels.shape[0]] != 0
+            index = np.argmax(block, axis=1)
+            decoded[:, j] = [levels[i] for i in index]
+            decoded[~block.any(axis=1), j] = None
+        dtypes = {levels.dtype for levels in self.categories_}
+        if len(dtypes) == 1 and not any(value is None for value in decoded.flat):
+            return decoded.astype(dtypes.pop())
+        return decoded
+
+    def get_feature_names_out(self, input_features: Sequence[str] | None = None) -> np.ndarray:
+        """Name each output column ``column=level``.
+
+        Parameters
+        ----------
+        input_features : list of str, optional
+            Names of the input columns; defaults to ``x0, x1, ...``.
+
+        Returns
+        -------
+        ndarray of str of shape (n_features_out_,)
+        """
+        self._check_fitted("categories_")
+        names = _column_names(input_features, self.n_features_in_, "input_features")
+        return np.array(
+            [
+                f"{name}={level}"
+                for name, levels in zip(names, self.categories_, strict=True)
+                for level in levels.tolist()
+            ],
+            dtype=object,
+        )
+
+
+def _column_names(names: Sequence[str] | None, n_columns: int, argument: str) -> list[str]:
+    if names is None:
+        return [f"x{j}" for j in range(n_columns)]
+    names = [str(name) for name in names]
+    if len(names) != n_columns:
+        raise ValueError(f"{argument} must have {n_columns} names, got {len(names)}")
+    return names
+
+
+def one_hot_encode(
+    categorical: npt.ArrayLike, column_names: Sequence[str] | None = None
+) -> tuple[np.ndarray, list[str]]:
+    """One-hot encode every column of a categorical matrix.
+
+    Parameters
+    ----------
+    categorical : array-like of shape (n_samples, n_columns)
+        Values of any sortable type; each column's levels are sorted.
+    column_names : list of str, optional
+        Names of the columns; defaults to ``x0, x1, ...``.
+
+    Returns
+    -------
+    indicators : ndarray of shape (n_samples, n_levels_total), dtype float64
+    names : list of str
+        ``column=level`` for each output column.
+
+    Examples
+    --------
+    >>> indicators, names = one_hot_encode(
+    ...     [["red", "S"], ["blue", "M"], ["red", "M"]], column_names=["colour", "size"])
+    >>> names
+    ['colour=blue', 'colour=red', 'size=M', 'size=S']
+    >>> indicators.astype(int).tolist()
+    [[0, 1, 0, 1], [1, 0, 1, 0], [0, 1, 1, 0]]
+    """
+    array = _check_categorical(categorical, "categorical")
+    names = _column_names(column_names, array.shape[1], "column_names")
+    encoder = OneHotEncoder()
+    try:
+        indicators = encoder.fit_transform(array)
+    except TypeError as error:
+        raise TypeError(str(error).replace("X ", "categorical ", 1)) from error
+    return indicators, list(encoder.get_feature_names_out(names))

@@ -1,0 +1,234 @@
+"""SplitMix64: a tiny, portable pseudo-random generator for reproducible splits.
+
+SplitMix64 (Steele, Lea and Flood, 2014) walks a 64-bit state by a fixed odd
+increment and scrambles it with two xor-shift-multiply rounds. It is fully
+specified by integer arithmetic modulo 2**64, so the same seed gives the same
+stream on every platform, numpy version and Python version.
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+__all__ = ["SplitMix64"]
+
+_MASK64 = (1 << 64) - 1
+_GAMMA = 0x9E3779B97F4A7C15
+_MIX1 = 0xBF58476D1CE4E5B9
+_MIX2 = 0x94D049BB133111EB
+
+
+def _mix(z: int) -> int:
+    z = ((z ^ (z >> 30)) * _MIX1) & _MASK64
+    z = ((z ^ (z >> 27)) * _MIX2) & _MASK64
+    return z ^ (z >> 31)
+
+
+def _mix_array(z: np.ndarray) -> np.ndarray:
+    # Array arithmetic on uint64 wraps modulo 2**64 without warnings.
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(_MIX1)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(_MIX2)
+    return z ^ (z >> np.uint64(31))
+
+
+class SplitMix64:
+    """Deterministic 64-bit pseudo-random generator (SplitMix64).
+
+    Every draw advances the state by ``0x9E3779B97F4A7C15`` and returns the
+    state mixed by xor-shifts of 30, 27 and 31 bits with the multipliers
+    ``0xBF58476D1CE4E5B9`` and ``0x94D049BB133111EB``. Bounded draws reject
+    the few raw values that would make ``value % bound`` biased, and shuffles
+    are Fisher-Yates, so results are identical on every platform.
+
+    Parameters
+    ----------
+    seed : int
+        Any Python or numpy integer; it is reduced modulo 2**64.
+
+    Attributes
+    ----------
+    state : int
+        The current 64-bit state. Copying it into a new generator
+        (``SplitMix64(rng.state)``) reproduces the rest of the stream.
+
+    References
+    ----------
+    G. L. Steele, D. Lea and C. H. Flood, "Fast splittable pseudorandom number
+    generators", OOPSLA 2014.
+
+    Examples
+    --------
+    >>> rng = SplitMix64(1234567)
+    >>> rng.next_uint64()
+    6457827717110365317
+    >>> rng.next_uint64()
+    3203168211198807973
+    >>> SplitMix64(7).permutation(5).tolist()
+    [4, 1, 3, 0, 2]
+    """
+
+    def __init__(self, seed: int) -> None:
+        if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
+            raise TypeError(f"seed must be an integer, got {type(seed).__name__}")
+        self.state = int(seed) & _MASK64
+
+    def __repr__(self) -> str:
+        return f"SplitMix64(state={self.state:#018x})"
+
+    def next_uint64(self) -> int:
+        """Return the next raw 64-bit output as a Python int.
+
+        Returns
+        -------
+        int
+            A value in ``[0, 2**64)``.
+
+        Examples
+        --------
+        >>> SplitMix64(0).next_uint64()
+        16294208416658607535
+        """
+        self.state = (self.state + _GAMMA) & _MASK64
+        return _mix(self.state)
+
+    def uint64_block(self, count: int) -> np.ndarray:
+        """Return the next ``count`` raw outputs as a uint64 array.
+
+        Equivalent to calling :meth:`next_uint64` ``count`` times, but
+        vectorised: the i-th output only depends on ``state + i * gamma``.
+
+        Parameters
+        ----------
+        count : int
+            Number of outputs, at least 0.
+
+        Returns
+        -------
+        ndarray of shape (count,), dtype uint64
+
+        Examples
+        --------
+        >>> SplitMix64(0).uint64_block(1).tolist()
+        [16294208416658607535]
+        """
+        steps = np.arange(1, count + 1, dtype=np.uint64)
+        states = steps * np.uint64(_GAMMA) + np.uint64(self.state)
+        self.state = (self.state + count * _GAMMA) & _MASK64
+        return _mix_array(states)
+
+    def bounded(self, bound: int) -> int:
+        """Return an unbiased integer in ``[0, bound)``.
+
+        Raw outputs below ``2**64 mod bound`` are rejected, so the accepted
+        range is an exact multiple of ``bound`` and ``value % bound`` is uniform.
+
+        Parameters
+        ----------
+        bound : int
+            Exclusive upper limit, between 1 and 2**64.
+
+        Returns
+        -------
+        int
+
+        Examples
+        --------
+        >>> rng = SplitMix64(3)
+        >>> [rng.bounded(6) for _ in range(5)]
+        [3, 3, 3, 5, 0]
+        """
+        if not 1 <= bound <= 1 << 64:
+            raise ValueError(f"bound must be in [1, 2**64], got {bound}")
+        threshold = (1 << 64) % bound
+        while True:
+            value = self.next_uint64()
+            if value >= threshold:
+                return value % bound
+
+    def bounded_many(self, bounds: np.ndarray) -> np.ndarray:
+        """Draw ``[self.bounded(b) for b in bounds]``, vectorised.
+
+        Parameters
+        ----------
+        bounds : array-like of int
+            Exclusive upper limits, each between 1 and 2**64 - 1.
+
+        Returns
+        -------
+        ndarray of uint64, same length as ``bounds``
+
+        Examples
+        --------
+        >>> SplitMix64(3).bounded_many([6, 6, 6, 6, 6]).tolist()
+        [3, 3, 3, 5, 0]
+        """
+        bounds = np.asarray(bounds, dtype=np.uint64).ravel()
+        if bounds.size and bounds.min() == 0:
+            raise ValueError("bounds must all be at least 1")
+        # 2**64 mod b, computed in wrapping uint64 arithmetic as (2**64 - b) mod b.
+        thresholds = (np.zeros_like(bounds) - bounds) % bounds
+        result = np.empty_like(bounds)
+        start = 0
+        while start < bounds.size:
+            raw = self.uint64_block(bounds.size - start)
+            rejected = np.flatnonzero(raw < thresholds[start:])
+            accepted = raw.size if rejected.size == 0 else int(rejected[0])
+            result[start : start + accepted] = raw[:accepted] % bounds[start : start + accepted]
+            if accepted < raw.size:
+                # Rewind to just past the rejected draw; the stream stays sequential.
+                self.state = (self.state - (raw.size - accepted - 1) * _GAMMA) & _MASK64
+            start += accepted
+        return result
+
+    def shuffle(self, values: np.ndarray) -> None:
+        """Shuffle a 1-D array in place with the Fisher-Yates algorithm.
+
+        Position ``i`` (from the last down to 1) is swapped with a uniform
+        position ``j`` in ``[0, i]``.
+
+        Parameters
+        ----------
+        values : ndarray of shape (n,)
+            The array to permute in place.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> values = np.array([10, 20, 30, 40])
+        >>> SplitMix64(1).shuffle(values)
+        >>> values.tolist()
+        [30, 10, 40, 20]
+        """
+        if not isinstance(values, np.ndarray) or values.ndim != 1:
+            raise TypeError("values must be a 1-D numpy array")
+        n = values.shape[0]
+        if n < 2:
+            return
+        swaps = self.bounded_many(np.arange(n, 1, -1, dtype=np.uint64)).tolist()
+        items = values.tolist()
+        for i, j in zip(range(n - 1, 0, -1), swaps, strict=True):
+            items[i], items[j] = items[j], items[i]
+        values[:] = np.asarray(items, dtype=values.dtype)
+
+    def permutation(self, n: int) -> np.ndarray:
+        """Return a shuffled ``arange(n)`` as int64.
+
+        Parameters
+        ----------
+        n : int
+            Length of the permutation.
+
+        Returns
+        -------
+        ndarray of shape (n,), dtype int64
+
+        Examples
+        --------
+        >>> SplitMix64(7).permutation(5).tolist()
+        [4, 1, 3, 0, 2]
+        """
+        indices = np.arange(n, dtype=np.int64)
+        self.shuffle(indices)
+        return indices

@@ -1,0 +1,167 @@
+"""GridSearch: parity with scikit-learn, results table, refit, grids and errors."""
+
+import numpy as np
+import pytest
+from sklearn import model_selection as skms
+from sklearn.datasets import load_iris
+from sklearn.linear_model import LogisticRegression
+from sklearn.svm import SVC
+
+from svmx.exceptions import NotFittedError
+from svmx.model_selection import GridSearch, KFold, StratifiedKFold, expand_grid, libsvm_grid
+
+
+@pytest.fixture(scope="module")
+def iris():
+    return load_iris(return_X_y=True)
+
+
+GRID = {"C": [0.1, 1.0, 10.0], "gamma": [0.01, 0.1, 1.0]}
+
+
+def test_matches_sklearn_grid_search_cv(iris):
+    X, y = iris
+    folds = list(StratifiedKFold(4, shuffle=True, random_state=7).split(X, y))
+    ours = GridSearch(SVC(), GRID, cv=folds).fit(X, y)
+    theirs = skms.GridSearchCV(SVC(), GRID, cv=folds).fit(X, y)
+    assert ours.results_["params"] == list(theirs.cv_results_["params"])
+    np.testing.assert_array_equal(
+        ours.results_["mean_test_score"], theirs.cv_results_["mean_test_score"]
+    )
+    np.testing.assert_array_equal(
+        ours.results_["rank_test_score"], theirs.cv_results_["rank_test_score"]
+    )
+    assert ours.best_params_ == theirs.best_params_
+    assert ours.best_score_ == theirs.best_score_
+    np.testing.assert_array_equal(ours.predict(X), theirs.predict(X))
+
+
+def test_results_table(iris):
+    X, y = iris
+    search = GridSearch(LogisticRegression(max_iter=500), {"C": [0.01, 1.0]}, cv=3).fit(X, y)
+    results = search.results_
+    assert results["param_C"] == [0.01, 1.0]
+    for key in ("split0_test_score", "split2_test_score", "std_test_score", "mean_fit_time"):
+        assert len(results[key]) == 2
+    assert "split3_test_score" not in results
+    assert search.best_index_ == int(np.argmax(results["mean_test_score"]))
+    assert search.score(X, y) == search.best_estimator_.score(X, y)
+
+
+def test_parallel_search_is_identical(iris):
+    X, y = iris
+    one = GridSearch(SVC(), GRID, n_jobs=1).fit(X, y)
+    two = GridSearch(SVC(), GRID, n_jobs=2).fit(X, y)
+    np.testing.assert_array_equal(one.results_["mean_test_score"], two.results_["mean_test_score"])
+    assert one.best_params_ == two.best_params_
+
+
+def test_ties_go_to_the_first_candidate_and_share_a_rank(iris):
+    X, y = iris
+    search = GridSearch(SVC(), {"C": [1.0, 1.0, 1.0]}, scoring=lambda e, X_, y_: 0.5).fit(X, y)
+    assert search.best_index_ == 0
+    assert search.results_["rank_test_score"].tolist() == [1, 1, 1]
+
+
+def test_union_of_grids_and_missing_params():
+    grids = [{"kernel": ["linear"], "C": [1, 2]}, {"kernel": ["rbf"], "gamma": [0.5]}]
+    candidates = expand_grid(grids)
+    assert candidates == [
+        {"C": 1, "kernel": "linear"},
+        {"C": 2, "kernel": "linear"},
+        {"gamma": 0.5, "kernel": "rbf"},
+    ]
+    X, y = load_iris(return_X_y=True)
+    search = GridSearch(SVC(), grids, cv=3).fit(X, y)
+    assert search.results_["param_gamma"] == [None, None, 0.5]
+    assert expand_grid({}) == [{}]
+
+
+def test_refit_false_has_no_best_estimator(iris):
+    X, y = iris
+    search = GridSearch(SVC(), {"C": [1.0]}, cv=3, refit=False).fit(X, y)
+    assert not hasattr(search, "best_estimator_")
+    with pytest.raises(AttributeError, match="refit"):
+        search.predict(X)
+    with pytest.raises(NotFittedError):
+        GridSearch(SVC(), {"C": [1.0]}).predict(X)
+
+
+def test_libsvm_grid_is_grid_py_default():
+    grid = libsvm_grid()
+    assert grid["C"] == [2.0**e for e in range(-5, 16, 2)]
+    assert grid["gamma"] == [2.0**e for e in range(3, -16, -2)]
+    assert libsvm_grid(log2c=(0, 1, 0.5))["C"] == [1.0, 2.0**0.5, 2.0]
+
+
+def test_verbose_progress(iris, capsys):
+    X, y = iris
+    GridSearch(SVC(), {"C": [1.0, 2.0]}, cv=3, verbose=True).fit(X, y)
+    assert capsys.readouterr().err.endswith("] 6/6\n")
+
+
+def test_search_is_itself_cloneable(iris):
+    from svmx.model_selection import clone, cross_validate
+
+    X, y = iris
+    search = GridSearch(SVC(), {"C": [0.5, 2.0]}, cv=3)
+    assert clone(search).get_params()["param_grid"] == {"C": [0.5, 2.0]}
+    nested = cross_validate(search, X, y, cv=3)
+    assert nested.mean() > 0.9
+
+
+@pytest.mark.parametrize("name", ["SVC", "NuSVC", "SVR", "NuSVR", "OneClassSVM"])
+def test_works_with_every_svmx_estimator(iris, name):
+    svmx = pytest.importorskip("svmx")
+    if not hasattr(svmx, name):
+        pytest.skip(f"svmx.{name} is not available in this build")
+    X, y = iris
+    estimator = getattr(svmx, name)()
+    if name == "OneClassSVM":
+        y = None
+        scoring = lambda model, X_, y_: float(np.mean(model.predict(X_) == 1))  # noqa: E731
+        grid = {"nu": [0.1, 0.5]}
+    else:
+        scoring = "accuracy" if name.endswith("SVC") else "r2"
+        grid = {"gamma": [0.1, 1.0]}
+    cv = KFold(3, shuffle=True, random_state=0)
+    one = GridSearch(estimator, grid, cv=cv, scoring=scoring, n_jobs=1).fit(X, y)
+    two = GridSearch(estimator, grid, cv=cv, scoring=scoring, n_jobs=2).fit(X, y)
+    np.testing.assert_array_equal(one.results_["mean_test_score"], two.results_["mean_test_score"])
+    assert one.best_score_ > 0.5
+    assert type(one.best_estimator_) is type(estimator)
+
+
+@pytest.mark.parametrize(
+    "call, error, match",
+    [
+        (lambda: expand_grid("C"), TypeError, "param_grid"),
+        (lambda: expand_grid([]), TypeError, "param_grid"),
+        (lambda: expand_grid([["C"]]), TypeError, "param_grid"),
+        (lambda: expand_grid({"C": 1.0}), TypeError, r"param_grid\['C'\]"),
+        (lambda: expand_grid({"C": "abc"}), TypeError, r"param_grid\['C'\]"),
+        (lambda: expand_grid({"C": []}), ValueError, r"param_grid\['C'\]"),
+        (lambda: libsvm_grid(log2c=(0, 5, -1)), ValueError, "log2c"),
+        (lambda: libsvm_grid(log2g=(0, 5, 0)), ValueError, "log2g"),
+        (lambda: libsvm_grid(log2c=3), TypeError, "log2c"),
+    ],
+)
+def test_bad_arguments_are_named(call, error, match):
+    with pytest.raises(error, match=match):
+        call()
+
+
+@pytest.mark.parametrize(
+    "kwargs, error, match",
+    [
+        ({"param_grid": {"nonsense": [1]}}, ValueError, "nonsense"),
+        ({"estimator": "SVC"}, TypeError, "estimator"),
+        ({"n_jobs": 0}, ValueError, "n_jobs"),
+        ({"scoring": "auc"}, ValueError, "scoring"),
+    ],
+)
+def test_bad_search_arguments(iris, kwargs, error, match):
+    X, y = iris
+    arguments = {"estimator": SVC(), "param_grid": {"C": [1.0]}, **kwargs}
+    with pytest.raises(error, match=match):
+        GridSearch(**arguments).fit(X, y)

@@ -1,0 +1,166 @@
+"""cross_validate, scorers, cloning and the progress bar."""
+
+import io
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from sklearn import metrics
+from sklearn import model_selection as skms
+from sklearn.datasets import load_iris, make_regression
+from sklearn.linear_model import LogisticRegression, Ridge
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
+from sklearn.svm import SVC
+
+from svmx._progress import ProgressBar
+from svmx.model_selection import CrossValidationResult, KFold, clone, cross_validate
+
+
+@pytest.fixture(scope="module")
+def iris():
+    return load_iris(return_X_y=True)
+
+
+def test_matches_sklearn_cross_val_score_on_the_same_folds(iris):
+    X, y = iris
+    folds = list(KFold(5, shuffle=True, random_state=4).split(X))
+    estimator = SVC(C=3.0, gamma=0.1)
+    ours = cross_validate(estimator, X, y, cv=folds)
+    theirs = skms.cross_val_score(estimator, X, y, cv=folds)
+    np.testing.assert_array_equal(ours.test_scores, theirs)
+    assert ours.fit_times.shape == (5,) and np.all(ours.fit_times >= 0)
+    assert ours.score_times.shape == (5,)
+    assert not hasattr(estimator, "support_")  # the original stays unfitted
+
+
+def test_classifiers_get_stratified_folds(iris):
+    X, y = iris
+    result = cross_validate(LogisticRegression(max_iter=500), X, y, cv=5)
+    assert len(result) == 5 and result.min() > 0.85
+
+
+@pytest.mark.parametrize(
+    "scoring, metric",
+    [
+        ("neg_mean_squared_error", lambda t, p: -metrics.mean_squared_error(t, p)),
+        ("r2", metrics.r2_score),
+    ],
+)
+def test_regression_scorers_match_sklearn(scoring, metric):
+    X, y = make_regression(n_samples=60, n_features=4, noise=5.0, random_state=0)
+    folds = list(KFold(3).split(X))
+    result = cross_validate(Ridge(), X, y, cv=folds, scoring=scoring)
+    expected = [metric(y[te], Ridge().fit(X[tr], y[tr]).predict(X[te])) for tr, te in folds]
+    np.testing.assert_allclose(result.test_scores, expected)
+
+
+def test_accuracy_and_callable_scorers(iris):
+    X, y = iris
+    folds = list(KFold(3, shuffle=True, random_state=0).split(X))
+    accuracy = cross_validate(SVC(), X, y, cv=folds, scoring="accuracy")
+    default = cross_validate(SVC(), X, y, cv=folds)
+    np.testing.assert_array_equal(accuracy.test_scores, default.test_scores)
+    custom = cross_validate(SVC(), X, y, cv=folds, scoring=lambda est, X_, y_: len(y_))
+    assert custom.test_scores.tolist() == [50.0, 50.0, 50.0]
+
+
+def test_sparse_input_matches_dense(iris):
+    X, y = iris
+    dense = cross_validate(SVC(), X, y, cv=4)
+    for matrix in (sp.csr_matrix(X), sp.coo_matrix(X)):
+        sparse = cross_validate(SVC(), matrix, y, cv=4)
+        np.testing.assert_allclose(sparse.test_scores, dense.test_scores)
+
+
+def test_parallel_jobs_give_identical_scores(iris):
+    X, y = iris
+    one = cross_validate(SVC(), X, y, cv=5, n_jobs=1)
+    two = cross_validate(SVC(), X, y, cv=5, n_jobs=2)
+    np.testing.assert_array_equal(one.test_scores, two.test_scores)
+
+
+def test_result_summary():
+    result = CrossValidationResult(np.array([0.5, 1.0, 0.75]), np.zeros(3), np.zeros(3))
+    assert (result.mean(), result.min(), result.max()) == (0.75, 0.5, 1.0)
+    assert result.std() == pytest.approx(np.std([0.5, 1.0, 0.75]))
+    assert str(result) == "0.7500 +/- 0.2041 over 3 folds"
+
+
+def test_verbose_draws_a_progress_bar(iris, capsys):
+    X, y = iris
+    cross_validate(SVC(), X, y, cv=3, verbose=True)
+    err = capsys.readouterr().err
+    assert "cross_validate [" in err and err.endswith("3/3\n")
+    cross_validate(SVC(), X, y, cv=3)
+    assert capsys.readouterr().err == ""
+
+
+def test_progress_bar_draws_in_place():
+    stream = io.StringIO()
+    with ProgressBar(3, "work", stream=stream, width=3) as bar:
+        bar.update()
+        bar.update(5)  # clipped at the total
+    assert stream.getvalue() == "\rwork [#..] 1/3\rwork [###] 3/3\rwork [###] 3/3\n"
+    silent = io.StringIO()
+    with ProgressBar(3, stream=silent, enabled=False) as bar:
+        bar.update()
+    assert silent.getvalue() == ""
+
+
+def test_clone_makes_unfitted_independent_copies(iris):
+    X, y = iris
+    fitted = LogisticRegression(C=0.5, max_iter=500).fit(X, y)
+    copy = clone(fitted)
+    assert copy.C == 0.5 and not hasattr(copy, "coef_")
+    pipeline = make_pipeline(StandardScaler(), SVC(C=2.0)).fit(X, y)
+    copied = clone(pipeline)
+    assert copied.steps[1][1].C == 2.0
+    assert copied.steps[1][1] is not pipeline.steps[1][1]
+    assert not hasattr(copied.steps[1][1], "support_")
+
+
+def test_unsupervised_fit_without_y():
+    X = np.arange(12.0).reshape(6, 2)
+    result = cross_validate(StandardScaler(), X, cv=3, scoring=lambda est, X_, y_: y_ is None)
+    assert result.test_scores.tolist() == [1.0, 1.0, 1.0]
+
+
+@pytest.mark.parametrize(
+    "kwargs, error, match",
+    [
+        ({"scoring": "f1"}, ValueError, "scoring"),
+        ({"scoring": 3}, TypeError, "scoring"),
+        ({"n_jobs": 0}, ValueError, "n_jobs"),
+        ({"n_jobs": 1.5}, TypeError, "n_jobs"),
+        ({"cv": "five"}, TypeError, "cv"),
+        ({"y": [0, 1]}, ValueError, "y has 2 rows"),
+        ({"X": np.empty((0, 2)), "y": []}, ValueError, "X must not be empty"),
+        ({"estimator": object()}, TypeError, "estimator"),
+        ({"estimator": SVC}, TypeError, "estimator"),
+    ],
+)
+def test_bad_arguments_are_named(kwargs, error, match):
+    arguments = {"estimator": SVC(), "X": np.zeros((6, 2)), "y": [0, 1] * 3, **kwargs}
+    with pytest.raises(error, match=match):
+        cross_validate(**arguments)
+
+
+def test_score_needs_a_score_method():
+    class NoScore:
+        def get_params(self, deep=True):
+            return {}
+
+    with pytest.raises(TypeError, match="scoring=None"):
+        cross_validate(NoScore(), np.zeros((4, 1)), [0, 1, 0, 1], cv=2)
+
+
+def test_runs_sequentially_without_joblib(iris, monkeypatch, capsys):
+    from svmx.model_selection import _parallel
+
+    X, y = iris
+    expected = cross_validate(SVC(), X, y, cv=3).test_scores
+    monkeypatch.setattr(_parallel, "joblib", None)
+    result = cross_validate(SVC(), X, y, cv=3, n_jobs=2, verbose=True)
+    np.testing.assert_array_equal(result.test_scores, expected)
+    assert capsys.readouterr().err.endswith("3/3\n")

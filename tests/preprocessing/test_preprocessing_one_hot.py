@@ -1,0 +1,120 @@
+"""One-hot encoding: the worked example, unknown levels, sparse output, parity."""
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from sklearn import preprocessing as skp
+
+from svmx.exceptions import NotFittedError
+from svmx.preprocessing import OneHotEncoder, one_hot_encode
+
+LEVEL_COUNTS = (2, 4, 2, 3, 2, 3)
+
+
+def worked_example_encoder(**kwargs):
+    encoder = OneHotEncoder(categories=[range(n) for n in LEVEL_COUNTS], **kwargs)
+    return encoder.fit([[0] * 6])
+
+
+@pytest.mark.parametrize("sparse_output", [False, True])
+def test_worked_example(sparse_output):
+    encoder = worked_example_encoder(sparse_output=sparse_output)
+    assert encoder.level_counts_.tolist() == list(LEVEL_COUNTS)
+    assert encoder.offsets_.tolist() == [0, 2, 6, 8, 11, 13]
+    assert encoder.n_features_out_ == 16
+    row = encoder.transform([[0, 3, 0, 2, 1, 0]])
+    if sparse_output:
+        assert sp.issparse(row) and row.format == "csr"
+        assert row.indices.tolist() == [0, 5, 6, 10, 12, 13]
+        row = row.toarray()
+    assert " ".join(str(int(v)) for v in row[0]) == "1 0 0 0 0 1 1 0 0 0 1 0 1 1 0 0"
+
+
+def test_levels_are_sorted_per_column_and_named():
+    data = [["red", 3], ["blue", 1], ["green", 3]]
+    matrix, names = one_hot_encode(np.array(data, dtype=object), column_names=["colour", "n"])
+    assert names == ["colour=blue", "colour=green", "colour=red", "n=1", "n=3"]
+    assert matrix.tolist() == [[0, 0, 1, 0, 1], [1, 0, 0, 1, 0], [0, 1, 0, 0, 1]]
+    _, default_names = one_hot_encode([[1, 2]])
+    assert default_names == ["x0=1", "x1=2"]
+
+
+def test_unknown_levels():
+    encoder = OneHotEncoder().fit([["a", "x"], ["b", "y"]])
+    with pytest.raises(ValueError, match="column 0.*'c'.*handle_unknown"):
+        encoder.transform([["c", "x"]])
+    ignoring = OneHotEncoder(handle_unknown="ignore").fit([["a", "x"], ["b", "y"]])
+    assert ignoring.transform([["c", "y"]]).tolist() == [[0, 0, 0, 1]]
+    decoded = ignoring.inverse_transform(ignoring.transform([["c", "y"]]))
+    assert decoded.tolist() == [[None, "y"]]
+
+
+def test_explicit_categories_must_cover_training_data():
+    with pytest.raises(ValueError, match="column 0"):
+        OneHotEncoder(categories=[["a"]]).fit([["b"]])
+
+
+def test_inverse_transform_round_trip_dense_and_sparse():
+    X = np.array([[1, 20], [3, 10], [2, 20], [1, 30]])
+    for sparse_output in (False, True):
+        encoder = OneHotEncoder(sparse_output=sparse_output).fit(X)
+        decoded = encoder.inverse_transform(encoder.transform(X))
+        assert decoded.dtype == X.dtype
+        np.testing.assert_array_equal(decoded, X)
+
+
+def test_parity_with_sklearn():
+    rng = np.random.default_rng(0)
+    X = rng.integers(0, 5, size=(40, 3)).astype(str)
+    ours = OneHotEncoder().fit(X)
+    theirs = skp.OneHotEncoder(sparse_output=False).fit(X)
+    np.testing.assert_array_equal(ours.transform(X), theirs.transform(X))
+    expected_names = [name.replace("_", "=", 1) for name in theirs.get_feature_names_out()]
+    assert ours.get_feature_names_out().tolist() == expected_names
+    np.testing.assert_array_equal(ours.inverse_transform(ours.transform(X)), X)
+
+
+def test_float_levels_including_nan():
+    X = np.array([[1.5], [np.nan], [0.5]])
+    encoder = OneHotEncoder().fit(X)
+    assert encoder.transform(X).tolist() == [[0, 1, 0], [0, 0, 1], [1, 0, 0]]
+
+
+def test_params_protocol():
+    encoder = OneHotEncoder(handle_unknown="ignore")
+    assert encoder.get_params()["handle_unknown"] == "ignore"
+    assert type(encoder)(**encoder.get_params()).handle_unknown == "ignore"
+
+
+@pytest.mark.parametrize(
+    "call, error, match",
+    [
+        (lambda: OneHotEncoder(handle_unknown="skip").fit([[1]]), ValueError, "handle_unknown"),
+        (lambda: OneHotEncoder().fit([1, 2]), ValueError, "X must be 2-D"),
+        (lambda: OneHotEncoder().fit(np.empty((0, 2))), ValueError, "X must not be empty"),
+        (lambda: OneHotEncoder().fit([[1]]).transform([[1, 2]]), ValueError, "X has 2 columns"),
+        (lambda: OneHotEncoder().transform([[1]]), NotFittedError, "fit"),
+        (lambda: OneHotEncoder(categories=[[1]]).fit([[1, 2]]), ValueError, "categories"),
+        (lambda: OneHotEncoder(categories=[[1, 1]]).fit([[1]]), ValueError, "categories"),
+        (lambda: one_hot_encode(["a", "b"]), ValueError, "categorical must be 2-D"),
+        (lambda: one_hot_encode([[1, 2]], column_names=["a"]), ValueError, "column_names"),
+        (
+            lambda: one_hot_encode(np.array([["a"], [1]], dtype=object)),
+            TypeError,
+            "categorical",
+        ),
+        (
+            lambda: OneHotEncoder().fit([[1]]).inverse_transform([[1, 0]]),
+            ValueError,
+            "X must have shape",
+        ),
+        (
+            lambda: OneHotEncoder().fit([[1]]).get_feature_names_out(["a", "b"]),
+            ValueError,
+            "input_features",
+        ),
+    ],
+)
+def test_bad_arguments_are_named(call, error, match):
+    with pytest.raises(error, match=match):
+        call()
