@@ -14,11 +14,16 @@ Usage::
     python benchmarks/bench_svc.py --quick
     python benchmarks/bench_svc.py --datasets dna mushrooms --repeat 3
 
+BLAS is limited to one thread by default (``--blas-threads``): LIBSVM and scikit-learn's SVC are
+single-threaded, and idle OpenBLAS worker threads left spinning by one library would otherwise
+slow down the next one measured in the same process. scikit-learn-intelex keeps its own threads.
+
 The table is printed to stdout and written to ``benchmarks/results/bench_svc.md``; progress goes
 to stderr.
 """
 
 import argparse
+import contextlib
 import importlib
 import os
 import platform
@@ -223,7 +228,7 @@ def _ratio(svmx_seconds, peer_seconds):
     return f"{svmx_seconds / peer_seconds:.2f}"
 
 
-def render_table(rows, repeat):
+def render_table(rows, repeat, blas_threads):
     svmx_times = {row["dataset"]: row for row in rows if row["library"] == "svmx"}
     lines = [
         "# svmx.SVC benchmark",
@@ -231,7 +236,8 @@ def render_table(rows, repeat):
         f"C-SVC, RBF, C={C:g}, gamma=1/n_features, tol={TOL:g}, cache_size={CACHE_SIZE:g} MB; "
         f"dense float64 input; best of {repeat} run(s). Ratio = svmx time / peer time "
         "(<= 1.00 means svmx is at least as fast). libsvm predict includes svm_predict's "
-        "per-row conversion of its input.",
+        "per-row conversion of its input. "
+        f"BLAS threads: {blas_threads or 'library default'}.",
         "",
         f"{datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC, Python {platform.python_version()}, "
         f"{platform.machine()}, {os.cpu_count()} CPUs, {_versions()}",
@@ -281,6 +287,12 @@ def parse_args(argv=None):
         help=f"only the small data sets ({', '.join(QUICK_DATASETS)})",
     )
     parser.add_argument("--repeat", type=int, default=1, help="timed runs per step; best kept")
+    parser.add_argument(
+        "--blas-threads",
+        type=int,
+        default=1,
+        help="BLAS threads for every library (threadpoolctl); 0 leaves the default",
+    )
     parser.add_argument("--data-dir", type=Path, default=DEFAULT_DATA_DIR)
     parser.add_argument("--output", type=Path, default=DEFAULT_OUTPUT)
     args = parser.parse_args(argv)
@@ -293,21 +305,31 @@ def parse_args(argv=None):
     return args
 
 
+def _blas_threads(n_threads):
+    """A context limiting BLAS to `n_threads` threads (no limit when 0)."""
+    if n_threads == 0:
+        return contextlib.nullcontext()
+    from threadpoolctl import threadpool_limits
+
+    return threadpool_limits(limits=n_threads, user_api="blas")
+
+
 def main(argv=None):
     args = parse_args(argv)
     if not args.data_dir.is_dir():
         sys.exit(f"data directory {args.data_dir} not found: the data is on the team's machines")
-    adapters = make_adapters()
-    for adapter in adapters:
-        log(f"warming up {adapter.label}")
-        warm_up(adapter)
+    adapters = make_adapters()  # import first: threadpoolctl only limits loaded libraries
+    with _blas_threads(args.blas_threads):
+        for adapter in adapters:
+            log(f"warming up {adapter.label}")
+            warm_up(adapter)
 
-    rows = []
-    for name in args.datasets:
-        log(f"{name}: loading")
-        rows.extend(bench_dataset(name, args.data_dir, adapters, args.repeat))
+        rows = []
+        for name in args.datasets:
+            log(f"{name}: loading")
+            rows.extend(bench_dataset(name, args.data_dir, adapters, args.repeat))
 
-    table = render_table(rows, args.repeat)
+    table = render_table(rows, args.repeat, args.blas_threads)
     print(table)
     args.output.parent.mkdir(parents=True, exist_ok=True)
     args.output.write_text(table)

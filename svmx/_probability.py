@@ -32,7 +32,7 @@ def make_generator(random_state: Any) -> np.random.Generator:
 
     Examples
     --------
-    >>> make_generator(0).integers(10) == make_generator(0).integers(10)
+    >>> int(make_generator(0).integers(10)) == int(make_generator(0).integers(10))
     True
     """
     if isinstance(random_state, np.random.Generator):

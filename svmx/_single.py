@@ -7,7 +7,6 @@ from typing import Any
 import numpy as np
 
 from svmx._base import BaseLibSVM
-from svmx._layout import ovo_decision_from_kernel
 
 __all__ = ["BaseSingleProblem"]
 
@@ -69,8 +68,5 @@ class BaseSingleProblem(BaseLibSVM):
         X = self._check_predict_input(X)
         values = np.empty(X.shape[0], dtype=np.float64)
         for block in self._row_blocks(X.shape[0]):
-            K = self._kernel_to_support(X[block])
-            values[block] = ovo_decision_from_kernel(
-                K, self._dual_coef_, self._intercept_, self._n_support
-            )[:, 0]
-        return values
+            values[block] = self._kernel_to_support(X[block]) @ self._dual_coef_[0]
+        return values + self._intercept_[0]

@@ -223,7 +223,9 @@ class NuSVC(BaseSVC):
         self.random_state = random_state
 
     def _class_bounds(self, class_weight: np.ndarray) -> np.ndarray:
-        return class_weight.astype(np.float64)
+        # As in LIBSVM and scikit-learn, class weights do not enter nu-SVC's
+        # bounds (nu fixes the scale); sample weights still do.
+        return np.ones_like(class_weight)
 
     def _problem(self) -> dict[str, Any]:
         return {"nu": float(self.nu)}

@@ -69,11 +69,12 @@ def _standard_scaler(X: np.ndarray) -> Scaler:
     safe_count = np.maximum(count, 1)
     mean = values.sum(axis=0) / safe_count
     deviation = np.where(finite, X - mean, 0.0)
-    std = np.sqrt((deviation**2).sum(axis=0) / safe_count)
+    with np.errstate(over="ignore"):
+        std = np.sqrt((deviation**2).sum(axis=0) / safe_count)
     low, high = _finite_min_max(X)
     # Testing max == min, not std == 0, keeps rounding noise of the mean
     # from turning a constant column into a huge scale-up.
-    std[(low == high) | (std == 0.0)] = 1.0
+    std[(low == high) | (std == 0.0) | ~np.isfinite(std)] = 1.0
     return Scaler(center=mean, scale=std)
 
 
@@ -90,8 +91,10 @@ def _check_range(feature_range: object) -> tuple[float, float]:
 def _min_max_scaler(X: np.ndarray, feature_range: tuple[float, float]) -> Scaler:
     lower, upper = feature_range
     low, high = _finite_min_max(X)
-    span = high - low
-    scale = np.where(span > 0, span / (upper - lower), 1.0)
+    with np.errstate(over="ignore", under="ignore"):
+        scale = (high - low) / (upper - lower)
+    # A constant column, or a span that under- or overflows, keeps scale 1.
+    scale = np.where((scale > 0) & np.isfinite(scale), scale, 1.0)
     # Solve lower = (low - center) / scale for center; a constant column maps to lower.
     center = low - lower * scale
     return Scaler(center=center, scale=scale)
