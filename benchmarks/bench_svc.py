@@ -14,9 +14,10 @@ Usage::
     python benchmarks/bench_svc.py --quick
     python benchmarks/bench_svc.py --datasets dna mushrooms --repeat 3
 
-BLAS is limited to one thread by default (``--blas-threads``): LIBSVM and scikit-learn's SVC are
-single-threaded, and idle OpenBLAS worker threads left spinning by one library would otherwise
-slow down the next one measured in the same process. scikit-learn-intelex keeps its own threads.
+BLAS and OpenMP are limited to one thread by default (``--threads``, via threadpoolctl), so that
+svmx, scikit-learn and LIBSVM are compared single-threaded: the pip build of LIBSVM uses OpenMP,
+and idle OpenBLAS or OpenMP workers left spinning by one library slow down the next one measured
+in the same process. scikit-learn-intelex keeps its own (TBB) threads.
 
 The table is printed to stdout and written to ``benchmarks/results/bench_svc.md``; progress goes
 to stderr.
@@ -228,7 +229,7 @@ def _ratio(svmx_seconds, peer_seconds):
     return f"{svmx_seconds / peer_seconds:.2f}"
 
 
-def render_table(rows, repeat, blas_threads):
+def render_table(rows, repeat, threads):
     svmx_times = {row["dataset"]: row for row in rows if row["library"] == "svmx"}
     lines = [
         "# svmx.SVC benchmark",
@@ -237,7 +238,8 @@ def render_table(rows, repeat, blas_threads):
         f"dense float64 input; best of {repeat} run(s). Ratio = svmx time / peer time "
         "(<= 1.00 means svmx is at least as fast). libsvm predict includes svm_predict's "
         "per-row conversion of its input. "
-        f"BLAS threads: {blas_threads or 'library default'}.",
+        f"BLAS/OpenMP threads: {threads or 'library defaults'} "
+        "(scikit-learn-intelex uses its own).",
         "",
         f"{datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC, Python {platform.python_version()}, "
         f"{platform.machine()}, {os.cpu_count()} CPUs, {_versions()}",
@@ -288,10 +290,10 @@ def parse_args(argv=None):
     )
     parser.add_argument("--repeat", type=int, default=1, help="timed runs per step; best kept")
     parser.add_argument(
-        "--blas-threads",
+        "--threads",
         type=int,
         default=1,
-        help="BLAS threads for every library (threadpoolctl); 0 leaves the default",
+        help="BLAS and OpenMP threads for every library (threadpoolctl); 0 leaves the defaults",
     )
     parser.add_argument("--data-dir", type=Path, default=DEFAULT_DATA_DIR)
     parser.add_argument("--output", type=Path, default=DEFAULT_OUTPUT)
@@ -305,13 +307,13 @@ def parse_args(argv=None):
     return args
 
 
-def _blas_threads(n_threads):
-    """A context limiting BLAS to `n_threads` threads (no limit when 0)."""
+def _limit_threads(n_threads):
+    """A context limiting BLAS and OpenMP to `n_threads` threads (no limit when 0)."""
     if n_threads == 0:
         return contextlib.nullcontext()
     from threadpoolctl import threadpool_limits
 
-    return threadpool_limits(limits=n_threads, user_api="blas")
+    return threadpool_limits(limits=n_threads)
 
 
 def main(argv=None):
@@ -319,7 +321,7 @@ def main(argv=None):
     if not args.data_dir.is_dir():
         sys.exit(f"data directory {args.data_dir} not found: the data is on the team's machines")
     adapters = make_adapters()  # import first: threadpoolctl only limits loaded libraries
-    with _blas_threads(args.blas_threads):
+    with _limit_threads(args.threads):
         for adapter in adapters:
             log(f"warming up {adapter.label}")
             warm_up(adapter)
@@ -329,7 +331,7 @@ def main(argv=None):
             log(f"{name}: loading")
             rows.extend(bench_dataset(name, args.data_dir, adapters, args.repeat))
 
-    table = render_table(rows, args.repeat, args.blas_threads)
+    table = render_table(rows, args.repeat, args.threads)
     print(table)
     args.output.parent.mkdir(parents=True, exist_ok=True)
     args.output.write_text(table)

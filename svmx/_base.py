@@ -24,6 +24,7 @@ from svmx._validation import (
     Interval,
     Kind,
     OneOf,
+    check_feature_names,
     check_fitted,
     validate_params,
     validate_sample_weight,
@@ -31,7 +32,12 @@ from svmx._validation import (
 )
 from svmx.exceptions import ConvergenceWarning
 
-__all__ = ["BaseLibSVM"]
+__all__ = ["BaseLibSVM", "NonFiniteSolution"]
+
+
+class NonFiniteSolution(ValueError):
+    """The engine found no finite solution (for example nu-SVC with no margin)."""
+
 
 KERNELS = ("linear", "poly", "rbf", "sigmoid", "precomputed")
 # Kernel values computed per prediction block: bounds the memory of predict.
@@ -87,12 +93,17 @@ class BaseLibSVM(BaseEstimator):
             "max_iter": int(self.max_iter),
         }
 
-    def _more_tags(self) -> dict[str, Any]:
+    def _svmx_tags(self) -> dict[str, Any]:
         return {"pairwise": self.kernel == "precomputed", "requires_y": True}
 
     # -- training inputs --------------------------------------------------------------------
     def _training_matrix(self, X: Any) -> tuple[np.ndarray, np.ndarray, int]:
-        """Validate X; return (X, the matrix the engine trains on, its kernel type)."""
+        """Validate X; return (X, the matrix the engine trains on, its kernel type).
+
+        Records ``feature_names_in_`` (data frames with string column names);
+        ``n_features_in_`` is set with the other attributes once training succeeds.
+        """
+        check_feature_names(self, X, reset=True)
         X = validate_X(X, accept_sparse=True)
         if callable(self.kernel):
             gram = self._call_kernel(X, X)
@@ -131,10 +142,11 @@ class BaseLibSVM(BaseEstimator):
             self.support_vectors_ = X[support]
         if self.fit_status_ != 0:
             warnings.warn(
-                f"Solver terminated early (max_iter={self.max_iter}). Consider pre-processing "
-                "your data with StandardScaler or MinMaxScaler.",
-                ConvergenceWarning,
-                stacklevel=3,
+                ConvergenceWarning(
+                    f"Solver terminated early (max_iter={self.max_iter}). Consider "
+                    "pre-processing your data with StandardScaler or MinMaxScaler."
+                ),
+                stacklevel=4,
             )
 
     def _report(self, message: str) -> None:
@@ -142,23 +154,55 @@ class BaseLibSVM(BaseEstimator):
             print(f"[svmx] {type(self).__name__}: {message}", flush=True)
 
     def _solve(self, X: np.ndarray, rows: np.ndarray, kernel_type: int, **problem: Any) -> dict:
+        """Solve one problem in the engine; raise NonFiniteSolution if it has no finite answer.
+
+        nu-SVC divides its solution by the margin r, which is 0 when nu is too
+        large for the data (the classes' reduced convex hulls overlap); the
+        engine then returns infinities or raises ZeroDivisionError.
+        """
         solve = getattr(_libsvm, f"solve_{self._formulation}")
-        return solve(
-            X, rows, **problem, **self._kernel_arguments(kernel_type), **self._solver_arguments()
-        )
+        with np.errstate(divide="ignore", invalid="ignore"):
+            try:
+                result = solve(
+                    X, rows, **problem, **self._kernel_arguments(kernel_type),
+                    **self._solver_arguments(),
+                )
+            except ZeroDivisionError:
+                result = None
+        if result is None or not (
+            np.isfinite(result["rho"]) and np.isfinite(result["coef"]).all()
+        ):
+            hints = {
+                "nu_svc": f"with nu={getattr(self, 'nu', None)} the solution has no margin "
+                "(r = 0), which happens when nu is too large for the data; use a smaller nu",
+                "one_class": f"with nu={getattr(self, 'nu', None)} every sample sits at its "
+                "bound, which leaves the offset rho unbounded; use a smaller nu",
+            }
+            hint = hints.get(
+                self._formulation,
+                "the input data may contain large values and need pre-processing",
+            )
+            raise NonFiniteSolution(
+                f"The dual coefficients or intercepts are not finite: {hint}."
+            )
+        return result
 
     # -- decisions --------------------------------------------------------------------------
     def _check_predict_input(self, X: Any) -> np.ndarray:
         check_fitted(self, "support_")
-        if self.kernel == "precomputed":
-            X = validate_X(X, accept_sparse=True)
-            if X.shape[1] != self.shape_fit_[0]:
-                raise ValueError(
-                    f"X must have {self.shape_fit_[0]} columns (one per training sample) when "
-                    f"kernel='precomputed'; got shape {X.shape}"
-                )
-            return X
-        return validate_X(X, n_features=self.n_features_in_, accept_sparse=True)
+        check_feature_names(self, X, reset=False)
+        X = validate_X(X, accept_sparse=True)
+        if X.shape[1] != self.n_features_in_:
+            detail = (
+                " (kernel='precomputed': one column per training sample)"
+                if self.kernel == "precomputed"
+                else ""
+            )
+            raise ValueError(
+                f"X has {X.shape[1]} features, but {type(self).__name__} is expecting "
+                f"{self.n_features_in_} features as input{detail}."
+            )
+        return X
 
     def _kernel_to_support(self, X_block: np.ndarray) -> np.ndarray:
         """K(X_block, support vectors) for the fitted kernel."""
@@ -204,15 +248,22 @@ def fit_one_vs_one(
     label +1 and rows of class j label -1 in pair (i, j).
     """
     pairs = ovo_pairs(len(class_rows))
+    class_names = list(class_names.tolist())  # plain Python values read well in messages
     solutions = []
     for number, (i, j) in enumerate(pairs, start=1):
         rows = np.concatenate([class_rows[i], class_rows[j]])
         labels = np.concatenate(
             [np.ones(class_rows[i].size, np.int8), -np.ones(class_rows[j].size, np.int8)]
         )
-        result = estimator._solve(
-            matrix, rows, kernel_type, y=labels, C=np.ascontiguousarray(bounds[rows]), **problem
-        )
+        try:
+            result = estimator._solve(
+                matrix, rows, kernel_type, y=labels, C=np.ascontiguousarray(bounds[rows]),
+                **problem,
+            )
+        except NonFiniteSolution as error:
+            raise NonFiniteSolution(
+                f"Classes {class_names[i]!r} and {class_names[j]!r}: {error}"
+            ) from None
         solutions.append(
             PairSolution(i, j, result["coef"], result["rho"], result["n_iter"], result["status"])
         )

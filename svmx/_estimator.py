@@ -81,18 +81,22 @@ class BaseEstimator:
         state.pop("_svmx_version", None)
         self.__dict__.update(state)
 
-    def _more_tags(self) -> dict[str, Any]:
+    def _svmx_tags(self) -> dict[str, Any]:
+        """Facts about the estimator that scikit-learn's tags are built from."""
         return {}
 
     def __sklearn_tags__(self):
         # Only scikit-learn calls this, so importing it here costs svmx users nothing.
         from sklearn.utils import InputTags, Tags, TargetTags
 
-        extra = self._more_tags()
+        extra = self._svmx_tags()
         return Tags(
             estimator_type=None,
             target_tags=TargetTags(required=extra.get("requires_y", False)),
-            input_tags=InputTags(pairwise=extra.get("pairwise", False), sparse=True),
+            # Sparse input is accepted (and densified); NaN and infinity are refused.
+            input_tags=InputTags(
+                pairwise=extra.get("pairwise", False), sparse=True, allow_nan=False
+            ),
         )
 
 

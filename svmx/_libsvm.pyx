@@ -7,8 +7,19 @@ from the engine become exceptions here, after the GIL is taken back.
 """
 
 import numpy as np
+import scipy.sparse as sp
 
-from svmx._engine.kernel cimport DenseRows, Kernel, KernelParams, kernel_block
+from svmx._engine.block_solver cimport BlockSolver
+from svmx._engine.kernel cimport (
+    CsrRows,
+    DenseRows,
+    DenseRows32,
+    Kernel,
+    KernelParams,
+    Rows,
+    kernel_block,
+    map_dot_products,
+)
 from svmx._engine.qmatrix cimport OneClassQ, QMatrix, SvcQ, SvrQ
 from svmx._engine.solver cimport (
     SOLVE_INTERRUPTED,
@@ -21,14 +32,33 @@ from svmx._engine.solver cimport (
 KERNEL_TYPES = {"linear": 0, "poly": 1, "rbf": 2, "sigmoid": 3, "precomputed": 4}
 
 
+cdef Rows gather_rows(X, rows):
+    """An engine-owned copy of the rows `rows` of X, in X's own storage.
+
+    CSR input stays sparse; float32 input stays float32; the rest is float64.
+    """
+    if sp.issparse(X):
+        subset = X[rows]
+        subset.sort_indices()
+        return CsrRows(
+            np.ascontiguousarray(subset.data, dtype=np.float64),
+            np.ascontiguousarray(subset.indices, dtype=np.int32),
+            np.ascontiguousarray(subset.indptr, dtype=np.int64),
+            X.shape[1],
+        )
+    X = np.asarray(X)
+    if X.dtype == np.float32:
+        return DenseRows32(np.ascontiguousarray(X[rows]))
+    return DenseRows(np.ascontiguousarray(X[rows], dtype=np.float64))
+
+
 cdef Kernel make_kernel(X, rows, int kernel_type, int degree, double gamma, double coef0):
-    """A kernel over an owned, C-contiguous float64 copy of the rows `rows` of X."""
+    """A kernel over the rows `rows` of X (for 'precomputed', X is the Gram matrix)."""
     rows = np.asarray(rows, dtype=np.intp)
     if kernel_type == KERNEL_TYPES["precomputed"]:
-        data = np.ascontiguousarray(np.asarray(X)[np.ix_(rows, rows)], dtype=np.float64)
-    else:
-        data = np.ascontiguousarray(np.asarray(X)[rows], dtype=np.float64)
-    return Kernel(DenseRows(data), kernel_type, degree, gamma, coef0)
+        gram = np.ascontiguousarray(np.asarray(X)[np.ix_(rows, rows)], dtype=np.float64)
+        return Kernel(DenseRows(gram), kernel_type, degree, gamma, coef0)
+    return Kernel(gather_rows(X, rows), kernel_type, degree, gamma, coef0)
 
 
 cdef dict run_solver(Solver solver, QMatrix Q, double[::1] p, signed char[::1] y,
@@ -48,19 +78,90 @@ cdef dict run_solver(Solver solver, QMatrix Q, double[::1] p, signed char[::1] y
         "r": info.r,
         "obj": info.obj,
         "n_iter": int(info.n_iter),
+        "n_kernel_rows": int(info.n_kernel_rows),
+        "status": int(info.status),
+    }
+
+
+def block_size_for(Py_ssize_t l, double cache_size):
+    """Working-set size of the block solver: its kernel rows take at most half the cache.
+
+    Examples
+    --------
+    >>> block_size_for(100_000, 200.0)
+    256
+    """
+    cdef Py_ssize_t size = <Py_ssize_t> (cache_size * 1048576.0 / 2.0 / (4.0 * max(l, 1)))
+    size = min(1024, size)
+    size -= size % 2
+    return int(max(2, min(size, l)))
+
+
+cdef Rows block_rows(X, rows, double cache_size):
+    """Rows for the block solver: float32 for dense data, and for sparse data whose dense
+    float32 form fits in the cache budget (an SGEMM then beats sparse products)."""
+    if sp.issparse(X):
+        if X.shape[1] * len(rows) * 4.0 <= cache_size * 1048576.0:
+            subset = X[rows]
+            dense = np.zeros((len(rows), X.shape[1]), dtype=np.float32)
+            for start in range(0, len(rows), 4096):
+                dense[start:start + 4096] = subset[start:start + 4096].toarray()
+            return DenseRows32(dense)
+        return gather_rows(X, rows)
+    return DenseRows32(np.ascontiguousarray(np.asarray(X)[rows], dtype=np.float32))
+
+
+cdef dict run_block_solver(X, rows, double[::1] p, signed char[::1] y, double[::1] alpha,
+                           double[::1] C, int kernel_type, int degree, double gamma,
+                           double coef0, double tol, double cache_size, long max_iter):
+    cdef SolutionInfo info
+    cdef KernelParams params
+    cdef Rows data = block_rows(X, rows, cache_size)
+    cdef BlockSolver solver = BlockSolver()
+    cdef int size = block_size_for(p.shape[0], cache_size)
+    if kernel_type == KERNEL_TYPES["precomputed"]:
+        raise ValueError("solver='block' does not support kernel='precomputed'; use 'smo'")
+    params.kernel_type = kernel_type
+    params.degree = degree
+    params.gamma = gamma
+    params.coef0 = coef0
+    if isinstance(data, DenseRows32):
+        (<DenseRows32> data).reserve_block(size)
+    with nogil:
+        solver.solve(data, &params, &p[0], &y[0], &alpha[0], &C[0], tol, max_iter, size,
+                     True, &info)
+    if info.status == SOLVE_OUT_OF_MEMORY:
+        raise MemoryError("svmx: out of memory while training (try a smaller cache_size)")
+    if info.status == SOLVE_INTERRUPTED:
+        raise KeyboardInterrupt
+    return {
+        "rho": info.rho,
+        "r": info.r,
+        "obj": info.obj,
+        "n_iter": int(info.n_iter),
+        "n_kernel_rows": int(info.n_kernel_rows),
         "status": int(info.status),
     }
 
 
 def solve_c_svc(X, rows, signed char[::1] y, double[::1] C, *, int kernel_type, int degree,
                 double gamma, double coef0, double tol, double cache_size, bint shrinking,
-                long max_iter):
+                long max_iter, str solver="smo"):
     """C-SVC on the rows `rows` of X with labels y (+1/-1) and upper bounds C.
+
+    ``solver='block'`` uses the batched working-set solver (float32 kernel
+    blocks); 'smo' is LIBSVM's algorithm step for step.
 
     Returns a dict with the signed coefficients ``coef`` (y_i alpha_i), ``rho``,
     ``obj``, ``n_iter`` and ``status`` (0 converged, 1 stopped at max_iter).
     """
     cdef Py_ssize_t l = y.shape[0]
+    if solver == "block":
+        alpha = np.zeros(l, dtype=np.float64)
+        result = run_block_solver(X, rows, np.full(l, -1.0), y, alpha, C, kernel_type,
+                                  degree, gamma, coef0, tol, cache_size, max_iter)
+        result["coef"] = alpha * np.asarray(y, dtype=np.float64)
+        return result
     kernel = make_kernel(X, rows, kernel_type, degree, gamma, coef0)
     Q = SvcQ(kernel, y, cache_size * 1048576.0)
     alpha = np.zeros(l, dtype=np.float64)
@@ -162,21 +263,41 @@ def solve_nu_svr(X, rows, double[::1] target, double[::1] C, double nu, *, int k
     return result
 
 
-def kernel_matrix(const double[:, ::1] X, const double[:, ::1] Y, *, int kernel_type,
-                  int degree, double gamma, double coef0):
-    """K(X, Y) of shape (len(X), len(Y)) by GEMM plus the kernel's map, without the GIL.
+def squared_norms(X):
+    """Squared Euclidean norm of each row of a dense or CSR matrix, as float64.
 
     Examples
     --------
-    >>> import numpy as np
+    >>> squared_norms(np.array([[3.0, 4.0]])).tolist()
+    [25.0]
+    """
+    if sp.issparse(X):
+        return np.asarray(X.multiply(X).sum(axis=1), dtype=np.float64).ravel()
+    X = np.asarray(X)
+    return np.einsum("ij,ij->i", X, X, dtype=np.float64)
+
+
+def kernel_matrix(X, Y, *, int kernel_type, int degree, double gamma, double coef0,
+                  X_sq_norms=None, Y_sq_norms=None):
+    """K(X, Y) of shape (len(X), len(Y)) for dense or CSR X and Y.
+
+    Dense float64 inputs take one GEMM plus the kernel's map, without the GIL;
+    other inputs form their dot products with numpy / scipy.sparse first.
+    Precomputed squared norms may be passed to save recomputing them.
+
+    Examples
+    --------
     >>> K = kernel_matrix(np.eye(2), np.eye(2), kernel_type=0, degree=3, gamma=1.0,
     ...                   coef0=0.0)
     >>> K.tolist()
     [[1.0, 0.0], [0.0, 1.0]]
     """
     cdef KernelParams params
-    cdef double[:, ::1] out = np.empty((X.shape[0], Y.shape[0]), dtype=np.float64)
-    cdef double[::1] x_norms, y_norms
+    cdef double[:, ::1] out
+    cdef const double[:, ::1] X_view
+    cdef const double[:, ::1] Y_view
+    cdef const double[::1] x_norms
+    cdef const double[::1] y_norms
     if X.shape[1] != Y.shape[1]:
         raise ValueError(
             f"X has {X.shape[1]} features, but the support vectors have {Y.shape[1]}"
@@ -185,8 +306,18 @@ def kernel_matrix(const double[:, ::1] X, const double[:, ::1] Y, *, int kernel_
     params.degree = degree
     params.gamma = gamma
     params.coef0 = coef0
-    x_norms = np.einsum("ij,ij->i", X, X)
-    y_norms = np.einsum("ij,ij->i", Y, Y)
+    x_norms = squared_norms(X) if X_sq_norms is None else X_sq_norms
+    y_norms = squared_norms(Y) if Y_sq_norms is None else Y_sq_norms
+    if sp.issparse(X) or sp.issparse(Y):
+        dots = X @ Y.T
+        dots = dots.toarray() if sp.issparse(dots) else np.asarray(dots)
+        out = np.ascontiguousarray(dots, dtype=np.float64)
+        with nogil:
+            map_dot_products(&params, out, x_norms, y_norms)
+        return np.asarray(out)
+    X_view = np.ascontiguousarray(X, dtype=np.float64)
+    Y_view = np.ascontiguousarray(Y, dtype=np.float64)
+    out = np.empty((X_view.shape[0], Y_view.shape[0]), dtype=np.float64)
     with nogil:
-        kernel_block(&params, X, x_norms, Y, y_norms, out)
+        kernel_block(&params, X_view, x_norms, Y_view, y_norms, out)
     return np.asarray(out)

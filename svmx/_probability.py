@@ -10,6 +10,13 @@ probabilities are coupled into one distribution per sample (Wu, Lin & Weng
 The argmax of ``predict_proba`` can disagree with ``predict``: the latter
 votes on the decision values, the former ranks coupled cross-validated
 sigmoids. That is LIBSVM's and scikit-learn's behaviour too.
+
+A fold can have no solution where the whole pair has one: nu-SVC's nu may
+be too large for a fold's samples (no margin, r = 0), and the engine then
+returns non-finite values. Such folds are left out of the sigmoid fit; if every fold
+fails, the sigmoid is the prior ``A = 0``, ``B = log((N- + 1) / (N+ + 1))``
+(which is where LIBSVM and scikit-learn end up, as their line search fails on
+the NaN decision values).
 """
 
 from __future__ import annotations
@@ -19,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from svmx import _libsvm
+from svmx._base import NonFiniteSolution
 from svmx._engine.platt import pairwise_coupling, sigmoid_predict_py, sigmoid_train_py
 from svmx._layout import ovo_pairs
 
@@ -43,7 +51,10 @@ def make_generator(random_state: Any) -> np.random.Generator:
 
 
 def _held_out_decisions(estimator, matrix, rows, labels, bounds, kernel_type, generator):
-    """Decision values of each row from a model trained on the other folds."""
+    """Decision values of each row from a model trained on the other folds.
+
+    Rows of a fold whose training problem has no finite solution get NaN.
+    """
     n_rows = rows.size
     order = generator.permutation(n_rows)
     decisions = np.zeros(n_rows, dtype=np.float64)
@@ -59,14 +70,18 @@ def _held_out_decisions(estimator, matrix, rows, labels, bounds, kernel_type, ge
             decisions[held_out] = 1.0 if positive.size else -1.0 if negative.size else 0.0
             continue
         training = np.concatenate([positive, negative])
-        result = estimator._solve(
-            matrix,
-            rows[training],
-            kernel_type,
-            y=np.ascontiguousarray(labels[training]),
-            C=np.ascontiguousarray(bounds[rows[training]]),
-            **estimator._problem(),
-        )
+        try:
+            result = estimator._solve(
+                matrix,
+                rows[training],
+                kernel_type,
+                y=np.ascontiguousarray(labels[training]),
+                C=np.ascontiguousarray(bounds[rows[training]]),
+                **estimator._problem(),
+            )
+        except NonFiniteSolution:
+            decisions[held_out] = np.nan
+            continue
         support = np.flatnonzero(result["coef"])
         if estimator.kernel == "precomputed" or callable(estimator.kernel):
             K = matrix[np.ix_(rows[held_out], rows[training][support])]
@@ -97,8 +112,28 @@ def fit_pairwise_sigmoids(
         decisions = _held_out_decisions(
             estimator, matrix, rows, labels, bounds, kernel_type, generator
         )
-        prob_a[p], prob_b[p], _ = sigmoid_train_py(decisions, labels.astype(np.float64))
+        prob_a[p], prob_b[p] = _fit_sigmoid(decisions, labels)
     return prob_a, prob_b
+
+
+def _fit_sigmoid(decisions: np.ndarray, labels: np.ndarray) -> tuple[float, float]:
+    """Platt's (A, B) over the rows with a finite held-out decision value.
+
+    Examples
+    --------
+    >>> A, B = _fit_sigmoid(np.full(4, np.nan), np.array([1, 1, 1, -1], np.int8))
+    >>> float(A), round(float(B), 6)
+    (0.0, -0.693147)
+    """
+    known = np.isfinite(decisions)
+    if not known.any():
+        n_positive = int(np.count_nonzero(labels == 1))
+        n_negative = labels.size - n_positive
+        return 0.0, float(np.log((n_negative + 1.0) / (n_positive + 1.0)))
+    A, B, _ = sigmoid_train_py(
+        np.ascontiguousarray(decisions[known]), labels[known].astype(np.float64)
+    )
+    return A, B
 
 
 def coupled_probabilities(

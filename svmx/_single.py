@@ -14,6 +14,9 @@ __all__ = ["BaseSingleProblem"]
 class BaseSingleProblem(BaseLibSVM):
     """Train one LIBSVM problem on all samples; its decision is K(x, SV) @ coef - rho."""
 
+    # One-class SVM learns from X alone; the regressions need targets.
+    _needs_targets = True
+
     def _problem(self, targets: np.ndarray | None, bounds: np.ndarray) -> dict[str, Any]:
         raise NotImplementedError
 
@@ -22,8 +25,10 @@ class BaseSingleProblem(BaseLibSVM):
 
         self._validate_parameters()
         X, matrix, kernel_type = self._training_matrix(X)
-        if targets is not None:
-            targets = validate_targets(targets, X.shape[0], classification=False)
+        if self._needs_targets:
+            targets = validate_targets(
+                targets, X.shape[0], classification=False, owner=type(self).__name__
+            )
         weights = self._sample_bounds(sample_weight, X.shape[0])
         self._gamma = self._resolve_gamma(X)
         rows = np.flatnonzero(weights > 0)

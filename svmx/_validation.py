@@ -7,18 +7,23 @@ is raised before any training work starts.
 from __future__ import annotations
 
 import numbers
+import warnings
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
 
-from svmx.exceptions import NotFittedError
+from svmx.exceptions import DataConversionWarning, InvalidParameterError, NotFittedError
 
 __all__ = [
     "Interval",
+    "Kind",
     "OneOf",
+    "available_if",
+    "check_feature_names",
     "check_fitted",
+    "feature_names_of",
     "validate_X",
     "validate_params",
     "validate_sample_weight",
@@ -127,8 +132,9 @@ def validate_params(estimator: Any, constraints: dict[str, list]) -> None:
 
     Raises
     ------
-    ValueError
-        Naming the parameter, what it accepts, and the value it got.
+    InvalidParameterError
+        A ValueError and TypeError naming the parameter, what it accepts, and
+        the value it got.
 
     Examples
     --------
@@ -137,13 +143,17 @@ def validate_params(estimator: Any, constraints: dict[str, list]) -> None:
     >>> validate_params(Model(), {"C": [Interval("real", 0, None, closed="neither")]})
     Traceback (most recent call last):
     ...
-    ValueError: C must be a float in the range (0, inf); got -1.0
+    svmx.exceptions.InvalidParameterError: The 'C' parameter of Model must be a float in the \
+range (0, inf); got -1.0.
     """
     for name, accepted in constraints.items():
         value = getattr(estimator, name)
         if not any(constraint.accepts(value) for constraint in accepted):
             expected = " or ".join(constraint.describe() for constraint in accepted)
-            raise ValueError(f"{name} must be {expected}; got {value!r}")
+            raise InvalidParameterError(
+                f"The {name!r} parameter of {type(estimator).__name__} must be {expected}; "
+                f"got {value!r}."
+            )
 
 
 def validate_X(
@@ -152,8 +162,12 @@ def validate_X(
     name: str = "X",
     n_features: int | None = None,
     accept_sparse: bool = False,
+    owner: str = "the model",
 ) -> np.ndarray:
     """Return X as a 2-D float64 C-contiguous array, or raise a clear error.
+
+    The messages follow scikit-learn's wording, so code (and scikit-learn's
+    estimator checks) that matches on them works with svmx too.
 
     Parameters
     ----------
@@ -164,6 +178,8 @@ def validate_X(
         The number of features X must have (at predict time).
     accept_sparse : bool
         Whether scipy.sparse input is densified (True) or refused (False).
+    owner : str
+        Who expects `n_features` features (an estimator's class name), for messages.
 
     Examples
     --------
@@ -172,8 +188,8 @@ def validate_X(
     >>> validate_X([1.0, 2.0])
     Traceback (most recent call last):
     ...
-    ValueError: X must be a 2-D array of shape (n_samples, n_features); got a 1-D array. \
-Reshape a single feature with X.reshape(-1, 1) or a single sample with X.reshape(1, -1).
+    ValueError: Expected a 2-D array for X, got a 1-D array instead. Reshape your data either \
+using X.reshape(-1, 1) if it has a single feature or X.reshape(1, -1) if it is a single sample.
     """
     if sp.issparse(X):
         if not accept_sparse:
@@ -183,45 +199,158 @@ Reshape a single feature with X.reshape(-1, 1) or a single sample with X.reshape
         raise TypeError(f"{name} must be array-like of numbers; got a string")
     array = np.asarray(X)
     if array.dtype.kind == "c":
-        raise ValueError(f"{name} must be real-valued; complex data is not supported")
-    if array.dtype.kind in "USO" or array.dtype.kind == "V":
+        raise ValueError(f"Complex data not supported: {name} must be real-valued")
+    if array.dtype.kind in "USOV":
         try:
             array = array.astype(np.float64)
-        except (TypeError, ValueError):
-            raise ValueError(
-                f"{name} must contain numbers; got an array of dtype {array.dtype}"
-            ) from None
+        except TypeError as error:
+            # e.g. "float() argument must be a string or a real number, not 'dict'"
+            raise TypeError(f"{name} must contain numbers: {error}") from None
+        except ValueError as error:
+            raise ValueError(f"{name} must contain numbers: {error}") from None
     if array.ndim != 2:
         hint = ""
         if array.ndim == 1:
             hint = (
-                ". Reshape a single feature with X.reshape(-1, 1) or a single sample "
-                "with X.reshape(1, -1)."
+                f" Reshape your data either using {name}.reshape(-1, 1) if it has a single "
+                f"feature or {name}.reshape(1, -1) if it is a single sample."
             )
         raise ValueError(
-            f"{name} must be a 2-D array of shape (n_samples, n_features); "
-            f"got a {array.ndim}-D array{hint}"
+            f"Expected a 2-D array for {name}, got a {array.ndim}-D array instead.{hint}"
         )
-    if array.shape[0] == 0:
-        raise ValueError(f"{name} is empty: found 0 samples (shape {array.shape})")
-    if array.shape[1] == 0:
-        raise ValueError(f"{name} has 0 features (shape {array.shape}); at least 1 is required")
+    for axis, noun in ((0, "sample"), (1, "feature")):
+        if array.shape[axis] == 0:
+            raise ValueError(
+                f"Found array with 0 {noun}(s) (shape={array.shape}) while a minimum of 1 "
+                f"is required: {name} is empty."
+            )
     array = np.ascontiguousarray(array, dtype=np.float64)
     if not np.isfinite(array).all():
-        raise ValueError(f"{name} contains NaN or infinity")
+        kind = "NaN" if np.isnan(array).any() else "infinity"
+        raise ValueError(f"Input {name} contains {kind}; svmx needs finite values.")
     if n_features is not None and array.shape[1] != n_features:
         raise ValueError(
-            f"{name} has {array.shape[1]} features, but the model was fitted with "
-            f"{n_features} features"
+            f"{name} has {array.shape[1]} features, but {owner} is expecting {n_features} "
+            "features as input."
         )
     return array
 
 
-def validate_targets(y: Any, n_samples: int, *, classification: bool) -> np.ndarray:
+def feature_names_of(X: Any) -> np.ndarray | None:
+    """The string column names of a data frame as an object array, else None.
+
+    Names are kept only when every column name is a string; a mix of strings
+    and other types is refused, as scikit-learn does.
+
+    Examples
+    --------
+    >>> feature_names_of([[1.0, 2.0]]) is None
+    True
+    >>> class Frame:
+    ...     columns = ["height", "weight"]
+    >>> feature_names_of(Frame()).tolist()
+    ['height', 'weight']
+    """
+    columns = getattr(X, "columns", None)
+    if columns is None or sp.issparse(X) or isinstance(X, np.ndarray):
+        return None
+    try:
+        names = np.asarray(list(columns), dtype=object)
+    except TypeError:
+        return None
+    kinds = {type(name).__name__ for name in names}
+    are_strings = [isinstance(name, str) for name in names]
+    if names.size == 0 or not any(are_strings):
+        return None
+    if not all(are_strings):
+        raise TypeError(
+            "Feature names are only supported if all input features have string names, "
+            f"but your input has {sorted(kinds)} as feature name / column name types. "
+            "Convert them all to strings (for example X.columns = X.columns.astype(str)) "
+            "or to a non-string type."
+        )
+    return names
+
+
+def _name_differences(fitted: np.ndarray, given: np.ndarray) -> str:
+    """What differs between two lists of feature names, in scikit-learn's words."""
+    unseen = [name for name in given if name not in set(fitted)]
+    missing = [name for name in fitted if name not in set(given)]
+    if not unseen and not missing:
+        return "Feature names must be in the same order as they were in fit.\n"
+
+    def listing(names: list) -> str:
+        shown = [f"- {name}\n" for name in names[:5]]
+        return "".join(shown) + ("- ...\n" if len(names) > 5 else "")
+
+    message = ""
+    if unseen:
+        message += "Feature names unseen at fit time:\n" + listing(sorted(unseen))
+    if missing:
+        message += "Feature names seen at fit time, yet now missing:\n" + listing(sorted(missing))
+    return message
+
+
+def check_feature_names(estimator: Any, X: Any, *, reset: bool) -> None:
+    """Record (``reset=True``) or compare the column names of X with those seen in fit.
+
+    At fit, ``feature_names_in_`` is set when X is a data frame with string
+    column names and removed otherwise. Afterwards, names that differ raise a
+    ValueError, and a frame given to a model fitted without names (or the
+    reverse) gives a UserWarning, as in scikit-learn.
+
+    Examples
+    --------
+    >>> class Frame:
+    ...     columns = ["a", "b"]
+    >>> class Model:
+    ...     pass
+    >>> model = Model()
+    >>> check_feature_names(model, Frame(), reset=True)
+    >>> model.feature_names_in_.tolist()
+    ['a', 'b']
+    """
+    names = feature_names_of(X)
+    owner = type(estimator).__name__
+    if reset:
+        if names is not None:
+            estimator.feature_names_in_ = names
+        elif hasattr(estimator, "feature_names_in_"):
+            del estimator.feature_names_in_
+        return
+    fitted = getattr(estimator, "feature_names_in_", None)
+    if fitted is None and names is None:
+        return
+    if fitted is None:
+        warnings.warn(
+            f"X has feature names, but {owner} was fitted without feature names",
+            UserWarning,
+            stacklevel=4,
+        )
+        return
+    if names is None:
+        warnings.warn(
+            f"X does not have valid feature names, but {owner} was fitted with feature names",
+            UserWarning,
+            stacklevel=4,
+        )
+        return
+    if len(names) != len(fitted) or np.any(names != fitted):
+        raise ValueError(
+            "The feature names should match those that were passed during fit.\n"
+            + _name_differences(fitted, names)
+        )
+
+
+def validate_targets(
+    y: Any, n_samples: int, *, classification: bool, owner: str = "the model"
+) -> np.ndarray:
     """Return y as a 1-D array of length n_samples, or raise a clear error.
 
-    For classification, labels may be of any sortable type, but continuous
-    floats (non-integral values) are refused, as scikit-learn does.
+    A column vector of shape (n_samples, 1) is flattened with a
+    :class:`~svmx.exceptions.DataConversionWarning`. For classification,
+    labels may be of any sortable type, but continuous floats (non-integral
+    values) are refused, as scikit-learn does.
 
     Examples
     --------
@@ -230,33 +359,40 @@ def validate_targets(y: Any, n_samples: int, *, classification: bool) -> np.ndar
     >>> validate_targets([0.5, 1.5], 2, classification=True)
     Traceback (most recent call last):
     ...
-    ValueError: y has continuous values (unknown label type 'continuous'); a classifier \
+    ValueError: Unknown label type: y has continuous values ('continuous'); a classifier \
 needs discrete labels
     """
     if y is None:
-        raise ValueError("y is required: pass the training targets")
+        raise ValueError(f"{owner} requires y to be passed, but the target y is None")
     values = np.asarray(y)
     if values.ndim == 2 and values.shape[1] == 1:
+        warnings.warn(
+            DataConversionWarning(
+                "A column-vector y was passed when a 1d array was expected. Please change "
+                "the shape of y to (n_samples,), for example using ravel()."
+            ),
+            stacklevel=4,
+        )
         values = values.ravel()
     if values.ndim != 1:
-        raise ValueError(f"y must be a 1-D array; got shape {values.shape}")
+        raise ValueError(f"y should be a 1d array; got an array of shape {values.shape}")
     if values.shape[0] != n_samples:
         raise ValueError(
             f"X and y have inconsistent lengths: X has {n_samples} samples, y has "
             f"{values.shape[0]}"
         )
     if values.dtype.kind == "c":
-        raise ValueError("y must be real-valued; complex targets are not supported")
+        raise ValueError("Complex data not supported: y must be real-valued")
     if classification:
         if values.dtype.kind == "O":
             if any(isinstance(v, float) and np.isnan(v) for v in values):
-                raise ValueError("y contains NaN")
+                raise ValueError("Input y contains NaN")
         elif values.dtype.kind == "f":
             if not np.isfinite(values).all():
-                raise ValueError("y contains NaN or infinity")
+                raise ValueError("Input y contains NaN or infinity")
             if np.any(values != np.round(values)):
                 raise ValueError(
-                    "y has continuous values (unknown label type 'continuous'); "
+                    "Unknown label type: y has continuous values ('continuous'); "
                     "a classifier needs discrete labels"
                 )
         return values
@@ -265,7 +401,7 @@ needs discrete labels
     except (TypeError, ValueError):
         raise ValueError(f"y must contain numbers; got dtype {values.dtype}") from None
     if not np.isfinite(values).all():
-        raise ValueError("y contains NaN or infinity")
+        raise ValueError("Input y contains NaN or infinity")
     return np.ascontiguousarray(values)
 
 

@@ -234,6 +234,7 @@ class NuSVC(BaseSVC):
         self, class_rows: list[np.ndarray], bounds: np.ndarray, classes: np.ndarray
     ) -> None:
         totals = [float(bounds[rows].sum()) for rows in class_rows]
+        classes = classes.tolist()
         for i in range(len(totals)):
             for j in range(i + 1, len(totals)):
                 limit = 2.0 * min(totals[i], totals[j]) / (totals[i] + totals[j])
@@ -241,7 +242,8 @@ class NuSVC(BaseSVC):
                     raise ValueError(
                         f"nu={self.nu} is infeasible: classes {classes[i]!r} and "
                         f"{classes[j]!r} allow at most nu = {limit:.6g} "
-                        "(2 min(n_i, n_j) / (n_i + n_j), with sample and class weights)"
+                        "(2 min(W_i, W_j) / (W_i + W_j), W being a class's total sample "
+                        "weight; class_weight does not enter nu-SVC)"
                     )
 
 
@@ -278,6 +280,7 @@ class OneClassSVM(OutlierMixin, BaseSingleProblem):
     """
 
     _formulation = "one_class"
+    _needs_targets = False
     _parameter_constraints = {**COMMON_CONSTRAINTS, "nu": [NU]}
 
     def __init__(
@@ -311,7 +314,7 @@ class OneClassSVM(OutlierMixin, BaseSingleProblem):
     def _problem(self, targets: np.ndarray | None, bounds: np.ndarray) -> dict[str, Any]:
         return {"C": np.ascontiguousarray(bounds), "nu": float(self.nu)}
 
-    def _more_tags(self) -> dict[str, Any]:
+    def _svmx_tags(self) -> dict[str, Any]:
         return {"pairwise": self.kernel == "precomputed", "requires_y": False}
 
     def fit(self, X: Any, y: Any = None, sample_weight: Any = None) -> OneClassSVM:

@@ -35,11 +35,28 @@ cdef class Rows:
     cdef double dot(self, Py_ssize_t i, Py_ssize_t j) noexcept nogil
     cdef double entry(self, Py_ssize_t i, Py_ssize_t column) noexcept nogil
     cdef void swap(self, Py_ssize_t i, Py_ssize_t j) noexcept nogil
+    cdef int dot_block(self, const int* which, int n_which, float* out) noexcept nogil
 
 
 cdef class DenseRows(Rows):
     """A C-contiguous float64 copy of the rows, swapped in place."""
     cdef double[:, ::1] data
+
+
+cdef class DenseRows32(Rows):
+    """A C-contiguous float32 copy of the rows, swapped in place (float64 results)."""
+    cdef float[:, ::1] data
+    cdef float[::1] block_buffer
+    cdef float[:, ::1] gathered
+
+
+cdef class CsrRows(Rows):
+    """Rows of a CSR matrix (sorted indices), permuted through `order` instead of moved."""
+    cdef const double[::1] values
+    cdef const int[::1] indices
+    cdef const long long[::1] indptr
+    cdef Py_ssize_t[::1] order
+    cdef double[::1] scattered
 
 
 cdef class Kernel:
@@ -55,6 +72,11 @@ cdef class Kernel:
     cdef void swap(self, Py_ssize_t i, Py_ssize_t j) noexcept nogil
 
 
+cdef void map_block_float(const KernelParams* params, float* dots, int n_a, int n_b,
+                          const double* sq_norms_a, const double* sq_norms_b) noexcept nogil
+cdef void map_dot_products(const KernelParams* params, double[:, ::1] dots,
+                           const double[::1] X_sq_norms,
+                           const double[::1] Y_sq_norms) noexcept nogil
 cdef int kernel_block(const KernelParams* params,
                       const double[:, ::1] X, const double[::1] X_sq_norms,
                       const double[:, ::1] Y, const double[::1] Y_sq_norms,

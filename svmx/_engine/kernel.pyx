@@ -2,7 +2,10 @@
 """Kernel functions and the row storage the solver works on."""
 
 from libc.math cimport exp, tanh
-from scipy.linalg.cython_blas cimport dgemm, dgemv
+from libc.stdlib cimport free, malloc
+from scipy.linalg.cython_blas cimport dgemm, dgemv, sgemm, sgemv
+
+from svmx._engine.fastmath cimport rbf_row
 
 import numpy as np
 
@@ -46,6 +49,23 @@ cdef class Rows:
 
     cdef void swap(self, Py_ssize_t i, Py_ssize_t j) noexcept nogil:
         pass
+
+    cdef int dot_block(self, const int* which, int n_which, float* out) noexcept nogil:
+        """out[b, t] = x_which[b] . x_t for every row t, row-major (n_which, n_rows).
+
+        The generic version goes column by column; subclasses use matrix
+        products. Returns 0, or -1 when memory ran out.
+        """
+        cdef Py_ssize_t b, t, n_rows = self.n_rows
+        cdef double* column = <double*> malloc(n_rows * sizeof(double))
+        if column == NULL:
+            return -1
+        for b in range(n_which):
+            self.dot_column(which[b], 0, n_rows, column)
+            for t in range(n_rows):
+                out[b * n_rows + t] = <float> column[t]
+        free(column)
+        return 0
 
 
 # A BLAS call on fewer entries than this runs in the calling thread (OpenBLAS
@@ -121,6 +141,166 @@ cdef class DenseRows(Rows):
         self.sq_norms[j] = held
 
 
+cdef class DenseRows32(Rows):
+    """Dense float32 rows, used as they are (no float64 copy of the data).
+
+    Dot products are accumulated by single-precision BLAS and returned as
+    float64; kernel values then agree with float64 input to about 1e-6.
+
+    Parameters
+    ----------
+    data : ndarray of shape (n_rows, n_features), float32, C-contiguous, writable
+        The rows; swapped in place, so pass a copy you own.
+    """
+
+    def __cinit__(self, float[:, ::1] data):
+        self.data = data
+        self.n_rows = data.shape[0]
+        self.n_features = data.shape[1]
+        self.sq_norms = np.einsum("ij,ij->i", data, data, dtype=np.float64)
+        self.block_buffer = np.empty(max(1, BLAS_BLOCK_ENTRIES // max(1, data.shape[1])),
+                                     dtype=np.float32)
+
+    cdef void dot_column(self, Py_ssize_t i, Py_ssize_t start, Py_ssize_t end,
+                         double* out) noexcept nogil:
+        cdef int n_features = <int> self.n_features
+        cdef Py_ssize_t block_rows = self.block_buffer.shape[0]
+        cdef Py_ssize_t first, t
+        cdef int m, one = 1
+        cdef float alpha = 1.0, beta = 0.0
+        cdef char trans = b"T"
+        first = start
+        while first < end:
+            m = <int> min(block_rows, end - first)
+            sgemv(&trans, &n_features, &m, &alpha, &self.data[first, 0], &n_features,
+                  &self.data[i, 0], &one, &beta, &self.block_buffer[0], &one)
+            for t in range(m):
+                out[first - start + t] = self.block_buffer[t]
+            first += m
+
+    cdef double dot(self, Py_ssize_t i, Py_ssize_t j) noexcept nogil:
+        cdef Py_ssize_t k
+        cdef double total = 0.0
+        for k in range(self.n_features):
+            total += <double> self.data[i, k] * self.data[j, k]
+        return total
+
+    cdef int dot_block(self, const int* which, int n_which, float* out) noexcept nogil:
+        # One SGEMM: out (n_which x n_rows, row-major) = gathered rows @ X^T.
+        cdef int n_features = <int> self.n_features, n_rows = <int> self.n_rows
+        cdef int b
+        cdef float alpha = 1.0, beta = 0.0
+        cdef char trans_t = b"T", trans_n = b"N"
+        if n_which > self.gathered.shape[0]:
+            return -1
+        for b in range(n_which):
+            self.gathered[b, :] = self.data[which[b], :]
+        sgemm(&trans_t, &trans_n, &n_rows, &n_which, &n_features, &alpha,
+              &self.data[0, 0], &n_features, &self.gathered[0, 0], &n_features,
+              &beta, out, &n_rows)
+        return 0
+
+    def reserve_block(self, int n_which):
+        """Make room for `dot_block` calls over up to `n_which` rows."""
+        self.gathered = np.empty((max(n_which, 1), max(self.n_features, 1)), dtype=np.float32)
+
+    cdef double entry(self, Py_ssize_t i, Py_ssize_t column) noexcept nogil:
+        return self.data[i, column]
+
+    cdef void swap(self, Py_ssize_t i, Py_ssize_t j) noexcept nogil:
+        cdef Py_ssize_t k
+        cdef float held
+        cdef double held_norm
+        if i == j:
+            return
+        for k in range(self.n_features):
+            held = self.data[i, k]
+            self.data[i, k] = self.data[j, k]
+            self.data[j, k] = held
+        held_norm = self.sq_norms[i]
+        self.sq_norms[i] = self.sq_norms[j]
+        self.sq_norms[j] = held_norm
+
+
+cdef class CsrRows(Rows):
+    """Sparse rows in CSR form with sorted column indices.
+
+    A kernel column scatters row i into a dense vector once, then takes one
+    sparse-dense dot product per row: the cost is the number of stored
+    entries, not n_rows * n_features.
+
+    Parameters
+    ----------
+    values : ndarray of float64
+    indices : ndarray of int32, sorted within each row
+    indptr : ndarray of int64
+    n_features : int
+    """
+
+    def __cinit__(self, const double[::1] values, const int[::1] indices,
+                  const long long[::1] indptr, Py_ssize_t n_features):
+        cdef Py_ssize_t r, k
+        cdef double[::1] norms
+        self.values = values
+        self.indices = indices
+        self.indptr = indptr
+        self.n_rows = indptr.shape[0] - 1
+        self.n_features = n_features
+        self.order = np.arange(self.n_rows, dtype=np.intp)
+        self.scattered = np.zeros(max(n_features, 1), dtype=np.float64)
+        norms = np.zeros(self.n_rows, dtype=np.float64)
+        for r in range(self.n_rows):
+            for k in range(indptr[r], indptr[r + 1]):
+                norms[r] += values[k] * values[k]
+        self.sq_norms = norms
+
+    cdef void dot_column(self, Py_ssize_t i, Py_ssize_t start, Py_ssize_t end,
+                         double* out) noexcept nogil:
+        cdef Py_ssize_t t, k, row = self.order[i]
+        cdef double total
+        for k in range(self.indptr[row], self.indptr[row + 1]):
+            self.scattered[self.indices[k]] = self.values[k]
+        for t in range(start, end):
+            row = self.order[t]
+            total = 0.0
+            for k in range(self.indptr[row], self.indptr[row + 1]):
+                total += self.values[k] * self.scattered[self.indices[k]]
+            out[t - start] = total
+        row = self.order[i]
+        for k in range(self.indptr[row], self.indptr[row + 1]):
+            self.scattered[self.indices[k]] = 0.0
+
+    cdef double dot(self, Py_ssize_t i, Py_ssize_t j) noexcept nogil:
+        cdef Py_ssize_t a = self.indptr[self.order[i]], a_end = self.indptr[self.order[i] + 1]
+        cdef Py_ssize_t b = self.indptr[self.order[j]], b_end = self.indptr[self.order[j] + 1]
+        cdef double total = 0.0
+        while a < a_end and b < b_end:
+            if self.indices[a] == self.indices[b]:
+                total += self.values[a] * self.values[b]
+                a += 1
+                b += 1
+            elif self.indices[a] < self.indices[b]:
+                a += 1
+            else:
+                b += 1
+        return total
+
+    cdef double entry(self, Py_ssize_t i, Py_ssize_t column) noexcept nogil:
+        cdef Py_ssize_t k, row = self.order[i]
+        for k in range(self.indptr[row], self.indptr[row + 1]):
+            if self.indices[k] == column:
+                return self.values[k]
+        return 0.0
+
+    cdef void swap(self, Py_ssize_t i, Py_ssize_t j) noexcept nogil:
+        cdef Py_ssize_t held = self.order[i]
+        cdef double held_norm = self.sq_norms[i]
+        self.order[i] = self.order[j]
+        self.order[j] = held
+        self.sq_norms[i] = self.sq_norms[j]
+        self.sq_norms[j] = held_norm
+
+
 cdef class Kernel:
     """A kernel over `Rows`.
 
@@ -179,6 +359,47 @@ cdef class Kernel:
         self.original_index[j] = held
 
 
+cdef void map_block_float(const KernelParams* params, float* dots, int n_a, int n_b,
+                          const double* sq_norms_a, const double* sq_norms_b) noexcept nogil:
+    """Turn float32 dot products dots[a * n_b + b] into kernel values in place.
+
+    The RBF loop uses the vectorisable `exp_float`, which is what makes a
+    block of kernel rows cheap next to its matrix product.
+    """
+    cdef Py_ssize_t a, b
+    cdef float* row
+    cdef int kind = params.kernel_type
+    if kind == LINEAR or kind == PRECOMPUTED:
+        return
+    for a in range(n_a):
+        row = dots + a * n_b
+        if kind == RBF:
+            rbf_row(row, n_b, <float> sq_norms_a[a], sq_norms_b, <float> params.gamma)
+        else:
+            for b in range(n_b):
+                row[b] = <float> kernel_from_dot(params, row[b], 0.0, 0.0)
+
+
+cdef void map_dot_products(const KernelParams* params, double[:, ::1] dots,
+                           const double[::1] X_sq_norms,
+                           const double[::1] Y_sq_norms) noexcept nogil:
+    """Turn dot products dots[a, b] = X[a] . Y[b] into kernel values in place."""
+    cdef Py_ssize_t a, b
+    cdef double distance
+    cdef int kind = params.kernel_type
+    if kind == LINEAR or kind == PRECOMPUTED:
+        return
+    for a in range(dots.shape[0]):
+        for b in range(dots.shape[1]):
+            if kind == RBF:
+                distance = X_sq_norms[a] + Y_sq_norms[b] - 2.0 * dots[a, b]
+                if distance < 0.0:
+                    distance = 0.0
+                dots[a, b] = exp(-params.gamma * distance)
+            else:
+                dots[a, b] = kernel_from_dot(params, dots[a, b], 0.0, 0.0)
+
+
 cdef int kernel_block(const KernelParams* params,
                       const double[:, ::1] X, const double[::1] X_sq_norms,
                       const double[:, ::1] Y, const double[::1] Y_sq_norms,
@@ -189,10 +410,8 @@ cdef int kernel_block(const KernelParams* params,
     """
     cdef int n_x = <int> X.shape[0], n_y = <int> Y.shape[0]
     cdef int n_features = <int> X.shape[1]
-    cdef Py_ssize_t a, b
-    cdef double alpha = 1.0, beta = 0.0, distance
+    cdef double alpha = 1.0, beta = 0.0
     cdef char trans_t = b"T", trans_n = b"N"
-    cdef int kind = params.kernel_type
     if n_x == 0 or n_y == 0:
         return 0
     if n_features == 0:
@@ -202,15 +421,5 @@ cdef int kernel_block(const KernelParams* params,
         dgemm(&trans_t, &trans_n, &n_y, &n_x, &n_features, &alpha,
               <double*> &Y[0, 0], &n_features, <double*> &X[0, 0], &n_features,
               &beta, &out[0, 0], &n_y)
-    if kind == LINEAR:
-        return 0
-    for a in range(n_x):
-        for b in range(n_y):
-            if kind == RBF:
-                distance = X_sq_norms[a] + Y_sq_norms[b] - 2.0 * out[a, b]
-                if distance < 0.0:
-                    distance = 0.0
-                out[a, b] = exp(-params.gamma * distance)
-            else:
-                out[a, b] = kernel_from_dot(params, out[a, b], 0.0, 0.0)
+    map_dot_products(params, out, X_sq_norms, Y_sq_norms)
     return 0

@@ -15,7 +15,15 @@ cdef struct SolutionInfo:
     double upper_bound_p    # C of the first positive / negative variable,
     double upper_bound_n    # as LIBSVM reports them
     long n_iter
+    long n_kernel_rows      # kernel rows computed by the block solver (0 for SMO)
     int status              # a SolveStatus
+
+
+cdef void update_pair(signed char y_i, signed char y_j, double G_i, double G_j,
+                      double QD_i, double QD_j, double Q_ij, double C_i, double C_j,
+                      double* alpha_i, double* alpha_j) noexcept nogil
+cdef double rho_from_gradient(int n, const signed char* y, const double* G,
+                              const double* alpha, const double* C) noexcept nogil
 
 
 cdef class Solver:

@@ -39,6 +39,91 @@ cdef inline bint signals_pending() noexcept nogil:
     return raised
 
 
+cdef void update_pair(signed char y_i, signed char y_j, double G_i, double G_j,
+                      double QD_i, double QD_j, double Q_ij, double C_i, double C_j,
+                      double* alpha_i, double* alpha_j) noexcept nogil:
+    """Minimise the dual over (alpha_i, alpha_j) with the others fixed, clipped to the box.
+
+    Q_ij is the (i, j) entry of Q, which already carries y_i y_j.
+    """
+    cdef double quad_coef, delta, diff, total
+    if y_i != y_j:
+        # a_i - a_j stays constant.
+        quad_coef = QD_i + QD_j + 2.0 * Q_ij
+        if quad_coef <= 0:
+            quad_coef = TAU
+        delta = (-G_i - G_j) / quad_coef
+        diff = alpha_i[0] - alpha_j[0]
+        alpha_i[0] += delta
+        alpha_j[0] += delta
+        if diff > 0:
+            if alpha_j[0] < 0:
+                alpha_j[0] = 0
+                alpha_i[0] = diff
+        else:
+            if alpha_i[0] < 0:
+                alpha_i[0] = 0
+                alpha_j[0] = -diff
+        if diff > C_i - C_j:
+            if alpha_i[0] > C_i:
+                alpha_i[0] = C_i
+                alpha_j[0] = C_i - diff
+        else:
+            if alpha_j[0] > C_j:
+                alpha_j[0] = C_j
+                alpha_i[0] = C_j + diff
+    else:
+        # a_i + a_j stays constant.
+        quad_coef = QD_i + QD_j - 2.0 * Q_ij
+        if quad_coef <= 0:
+            quad_coef = TAU
+        delta = (G_i - G_j) / quad_coef
+        total = alpha_i[0] + alpha_j[0]
+        alpha_i[0] -= delta
+        alpha_j[0] += delta
+        if total > C_i:
+            if alpha_i[0] > C_i:
+                alpha_i[0] = C_i
+                alpha_j[0] = total - C_i
+        else:
+            if alpha_j[0] < 0:
+                alpha_j[0] = 0
+                alpha_i[0] = total
+        if total > C_j:
+            if alpha_j[0] > C_j:
+                alpha_j[0] = C_j
+                alpha_i[0] = total - C_j
+        else:
+            if alpha_i[0] < 0:
+                alpha_i[0] = 0
+                alpha_j[0] = total
+
+
+cdef double rho_from_gradient(int n, const signed char* y, const double* G,
+                              const double* alpha, const double* C) noexcept nogil:
+    """The bias: mean of y G over free variables, else the feasible interval's midpoint."""
+    cdef int i, n_free = 0
+    cdef double upper = INF, lower = -INF, sum_free = 0.0, yG
+    for i in range(n):
+        yG = y[i] * G[i]
+        if alpha[i] >= C[i]:
+            if y[i] == -1:
+                upper = min(upper, yG)
+            else:
+                lower = max(lower, yG)
+        elif alpha[i] <= 0:
+            if y[i] == 1:
+                upper = min(upper, yG)
+            else:
+                lower = max(lower, yG)
+        else:
+            n_free += 1
+            sum_free += yG
+    if n_free > 0:
+        return sum_free / n_free
+    return (upper + lower) / 2.0
+
+
 cdef class Solver:
     """The generic SMO solver. One instance may run many solves, one at a time.
 
@@ -169,9 +254,10 @@ cdef class Solver:
         cdef const float* Q_i
         cdef const float* Q_j
         cdef double C_i, C_j, old_alpha_i, old_alpha_j, delta_alpha_i, delta_alpha_j
-        cdef double quad_coef, delta, diff, total, objective
+        cdef double objective
         si.status = SOLVE_OK
         si.n_iter = 0
+        si.n_kernel_rows = 0
         si.r = 0.0
         with gil:
             self.Q = Q
@@ -247,56 +333,8 @@ cdef class Solver:
             old_alpha_i = self.alpha[i]
             old_alpha_j = self.alpha[j]
 
-            if self.y[i] != self.y[j]:
-                # a_i - a_j stays constant.
-                quad_coef = self.QD[i] + self.QD[j] + 2.0 * Q_i[j]
-                if quad_coef <= 0:
-                    quad_coef = TAU
-                delta = (-self.G[i] - self.G[j]) / quad_coef
-                diff = self.alpha[i] - self.alpha[j]
-                self.alpha[i] += delta
-                self.alpha[j] += delta
-                if diff > 0:
-                    if self.alpha[j] < 0:
-                        self.alpha[j] = 0
-                        self.alpha[i] = diff
-                else:
-                    if self.alpha[i] < 0:
-                        self.alpha[i] = 0
-                        self.alpha[j] = -diff
-                if diff > C_i - C_j:
-                    if self.alpha[i] > C_i:
-                        self.alpha[i] = C_i
-                        self.alpha[j] = C_i - diff
-                else:
-                    if self.alpha[j] > C_j:
-                        self.alpha[j] = C_j
-                        self.alpha[i] = C_j + diff
-            else:
-                # a_i + a_j stays constant.
-                quad_coef = self.QD[i] + self.QD[j] - 2.0 * Q_i[j]
-                if quad_coef <= 0:
-                    quad_coef = TAU
-                delta = (self.G[i] - self.G[j]) / quad_coef
-                total = self.alpha[i] + self.alpha[j]
-                self.alpha[i] -= delta
-                self.alpha[j] += delta
-                if total > C_i:
-                    if self.alpha[i] > C_i:
-                        self.alpha[i] = C_i
-                        self.alpha[j] = total - C_i
-                else:
-                    if self.alpha[j] < 0:
-                        self.alpha[j] = 0
-                        self.alpha[i] = total
-                if total > C_j:
-                    if self.alpha[j] > C_j:
-                        self.alpha[j] = C_j
-                        self.alpha[i] = total - C_j
-                else:
-                    if self.alpha[i] < 0:
-                        self.alpha[i] = 0
-                        self.alpha[j] = total
+            update_pair(self.y[i], self.y[j], self.G[i], self.G[j], self.QD[i], self.QD[j],
+                        Q_i[j], C_i, C_j, &self.alpha[i], &self.alpha[j])
 
             delta_alpha_i = self.alpha[i] - old_alpha_i
             delta_alpha_j = self.alpha[j] - old_alpha_j
@@ -461,26 +499,7 @@ cdef class Solver:
 
     cdef double calculate_rho(self, SolutionInfo* si) noexcept nogil:
         """The bias: mean of y G over free variables, else the feasible midpoint."""
-        cdef int i, n_free = 0
-        cdef double upper = INF, lower = -INF, sum_free = 0.0, yG
-        for i in range(self.active_size):
-            yG = self.y[i] * self.G[i]
-            if self.is_upper(i):
-                if self.y[i] == -1:
-                    upper = min(upper, yG)
-                else:
-                    lower = max(lower, yG)
-            elif self.is_lower(i):
-                if self.y[i] == 1:
-                    upper = min(upper, yG)
-                else:
-                    lower = max(lower, yG)
-            else:
-                n_free += 1
-                sum_free += yG
-        if n_free > 0:
-            return sum_free / n_free
-        return (upper + lower) / 2.0
+        return rho_from_gradient(self.active_size, self.y, self.G, self.alpha, self.C)
 
 
 cdef class SolverNU(Solver):

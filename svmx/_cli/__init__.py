@@ -1,0 +1,1 @@
+"""The subcommands of the ``svmx`` command line; :mod:`svmx.cli` is the entry point."""

@@ -1,0 +1,92 @@
+"""Reading LIBSVM data files for the command line, and building estimators from svm-train options.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+import numpy as np
+import scipy.sparse as sp
+
+import svmx
+from svmx.datasets import load_svmlight_file
+
+__all__ = ["ESTIMATORS", "build_estimator", "fit_width", "is_classifier", "read_data"]
+
+# svm-train's -s and -t numbers.
+ESTIMATORS = (svmx.SVC, svmx.NuSVC, svmx.OneClassSVM, svmx.SVR, svmx.NuSVR)
+KERNELS = ("linear", "poly", "rbf", "sigmoid", "precomputed")
+
+
+def is_classifier(svm_type: int) -> bool:
+    """Whether ``-s svm_type`` is C-SVC or nu-SVC."""
+    return svm_type in (0, 1)
+
+
+def read_data(path: str, precomputed: bool = False) -> tuple[sp.csr_matrix, np.ndarray]:
+    """Read a LIBSVM data file (1-based indices).
+
+    For a precomputed kernel, each line is ``label 0:serial 1:K(x, x_1) ...``: the serial
+    number is dropped and column ``i`` of the result is ``K(x, x_i)``.
+    """
+    if not precomputed:
+        return load_svmlight_file(path, zero_based=False)
+    X, y = load_svmlight_file(path, zero_based=True)
+    if X.shape[1] == 0 or X[:, 0].nnz != X.shape[0]:
+        raise ValueError(
+            f"{path}: with a precomputed kernel (-t 4) every line needs 0:serial_number first"
+        )
+    return X[:, 1:].tocsr(), y
+
+
+def fit_width(X: sp.csr_matrix, n_features: int) -> sp.csr_matrix:
+    """X with exactly ``n_features`` columns: missing ones are zero, extra ones must be empty."""
+    if X.shape[1] == n_features:
+        return X
+    if X.shape[1] < n_features:
+        return sp.csr_matrix((X.data, X.indices, X.indptr), shape=(X.shape[0], n_features))
+    raise ValueError(f"the data has {X.shape[1]} features but the model uses {n_features}")
+
+
+def widen_model(model: Any, n_features: int) -> None:
+    """Give a loaded model zero-valued extra features so it accepts wider data.
+
+    A model file only lists the non-zero features of its support vectors; LIBSVM's kernels
+    still see every feature of the test vector (e.g. in |x|^2 for the RBF kernel), which zero
+    columns in the support vectors reproduce exactly.
+    """
+    extra = n_features - model.n_features_in_
+    if extra > 0 and model.kernel != "precomputed":
+        model.support_vectors_ = np.pad(model.support_vectors_, ((0, 0), (0, extra)))
+        model.n_features_in_ = n_features
+        model.shape_fit_ = (model.shape_fit_[0], n_features)
+
+
+def build_estimator(args: argparse.Namespace, n_features: int,
+                    class_weight: dict | None = None, verbose: bool = False) -> Any:
+    """The svmx estimator that svm-train's options describe (gamma default 1/num_features).
+
+    ``verbose`` prints the solver's progress, as svm-train does without ``-q``.
+    """
+    kind = ESTIMATORS[args.svm_type]
+    if args.probability and not is_classifier(args.svm_type):
+        raise ValueError(
+            "-b 1 (probability estimates) is available for -s 0 and -s 1 only in svmx"
+        )
+    gamma = args.gamma if args.gamma is not None else 1.0 / max(n_features, 1)
+    params: dict[str, Any] = {
+        "kernel": KERNELS[args.kernel_type], "degree": args.degree, "gamma": gamma,
+        "coef0": args.coef0, "tol": args.tolerance, "cache_size": args.cache_size,
+        "shrinking": bool(args.shrinking), "verbose": verbose,
+    }
+    if args.svm_type in (0, 3, 4):
+        params["C"] = args.cost
+    if args.svm_type in (1, 2, 4):
+        params["nu"] = args.nu
+    if args.svm_type == 3:
+        params["epsilon"] = args.epsilon
+    if is_classifier(args.svm_type):
+        params.update(probability=bool(args.probability), class_weight=class_weight,
+                      random_state=0)
+    return kind(**params)

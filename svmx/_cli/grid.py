@@ -1,0 +1,187 @@
+"""``svmx grid``: LIBSVM's grid.py, a cross-validated search over C and gamma.
+
+Each (C, gamma, fold) fit is a joblib task, so ``-j`` runs them in parallel. Every candidate
+is scored on the same shuffled folds by LIBSVM's pooled figure: the cross-validation accuracy
+(%) for classification, the mean squared error for regression.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+
+from svmx._cli._crossval import fold_predictions, make_folds, regression_figures
+from svmx._cli._data import build_estimator, is_classifier, read_data
+from svmx._cli._options import CommandParser, add_model_options, class_weights
+from svmx._progress import ProgressBar
+
+__all__ = ["coarse_to_fine", "make_parser", "parse_range", "run"]
+
+DESCRIPTION = """\
+Search C and gamma by cross-validation (LIBSVM's grid.py) with LIBSVM's exponential grid:
+C = 2^log2c and gamma = 2^log2g. Prints one line per candidate, coarse to fine, with the best
+so far, then the best 'C gamma rate'. The svm-train options below fix the other
+parameters."""
+
+
+def parse_range(text: str) -> np.ndarray | None:
+    """Exponents from ``begin,end,step`` (end included), or None for ``null``.
+
+    Examples
+    --------
+    >>> parse_range("3,-15,-2").tolist()[:3], parse_range("null")
+    ([3.0, 1.0, -1.0], None)
+    """
+    if text == "null":
+        return None
+    try:
+        begin, end, step = (float(value) for value in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected begin,end,step or null, got {text!r}"
+        ) from None
+    if step == 0 or (end - begin) * step < 0:
+        raise argparse.ArgumentTypeError(f"the step {step:g} does not lead from {begin:g} to "
+                                         f"{end:g}")
+    count = int(np.floor((end - begin) / step + 1e-9)) + 1
+    return begin + step * np.arange(count)
+
+
+def coarse_to_fine(values: np.ndarray) -> list[float]:
+    """The values in breadth-first bisection order: the middle, then the quarters, ...
+
+    So the first candidates already span the whole range, as in grid.py.
+
+    Examples
+    --------
+    >>> coarse_to_fine(np.arange(7.0))
+    [3.0, 1.0, 5.0, 0.0, 2.0, 4.0, 6.0]
+    """
+    order, intervals = [], [(0, len(values) - 1)]
+    while intervals:
+        low, high = intervals.pop(0)
+        if low > high:
+            continue
+        middle = (low + high) // 2
+        order.append(float(values[middle]))
+        intervals += [(low, middle - 1), (middle + 1, high)]
+    return order
+
+
+def make_parser(prog: str) -> argparse.ArgumentParser:
+    parser = CommandParser(prog=prog, description=DESCRIPTION, add_help=False,
+                           allow_abbrev=False,
+                           usage="%(prog)s [grid_options] [svm_options] dataset")
+    group = parser.add_argument_group("grid options (as LIBSVM's grid.py)")
+    group.add_argument("-log2c", dest="log2c", type=parse_range, default="-5,15,2",
+                       metavar="{begin,end,step | null}",
+                       help="exponents of C (default -5,15,2); null: use -c")
+    group.add_argument("-log2g", dest="log2g", type=parse_range, default="3,-15,-2",
+                       metavar="{begin,end,step | null}",
+                       help="exponents of gamma (default 3,-15,-2); null: use -g")
+    group.add_argument("-v", dest="n_folds", type=int, default=5, metavar="fold",
+                       help="n-fold cross validation (default 5)")
+    group.add_argument("-j", dest="n_jobs", type=int, default=1, metavar="n_jobs",
+                       help="parallel joblib workers (default 1; -1: all cores)")
+    group.add_argument("-out", dest="out", default=None, metavar="{pathname | null}",
+                       help="where to write every result (default dataset.out in the current "
+                            "directory); null: nowhere")
+    group.add_argument("-q", dest="quiet", action="store_true",
+                       help="no progress bar on standard error")
+    add_model_options(parser)
+    parser.add_argument("--help", action="help", help="show this help message and exit")
+    parser.add_argument("dataset", help="LIBSVM data file")
+    return parser
+
+
+def _clone_with(estimator: Any, params: dict) -> Any:
+    from svmx.model_selection import clone
+
+    return clone(estimator).set_params(**params)
+
+
+def _run_tasks(tasks: list[tuple], n_jobs: int, progress: ProgressBar) -> Iterator[np.ndarray]:
+    try:
+        import joblib
+    except ImportError:  # optional: run the fits one after the other
+        for task in tasks:
+            yield fold_predictions(*task)
+            progress.update()
+        return
+    parallel = joblib.Parallel(n_jobs=n_jobs, return_as="generator")
+    for predictions in parallel(joblib.delayed(fold_predictions)(*task) for task in tasks):
+        progress.update()
+        yield predictions
+
+
+def _rate(y: np.ndarray, predicted: np.ndarray, regression: bool) -> float:
+    """svm-train -v's figure, rounded to its 6 printed digits as grid.py reads it."""
+    if regression:
+        return float(f"{regression_figures(y, predicted)[0]:g}")
+    return float(f"{100.0 * np.count_nonzero(predicted == y) / y.size:g}")
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.log2c is None and args.log2g is None:
+        raise ValueError("-log2c and -log2g cannot both be null")
+    precomputed = args.kernel_type == 4
+    if args.log2g is not None and args.kernel_type in (0, 4):
+        args.log2g = None  # linear and precomputed kernels have no gamma
+    X, y = read_data(args.dataset, precomputed=precomputed)
+    classification = is_classifier(args.svm_type)
+    regression = args.svm_type in (3, 4)
+    classes = np.unique(y).tolist() if classification else []
+    estimator = build_estimator(args, X.shape[1], class_weights(args.weights, classes, print))
+    X = X.toarray()
+    c_values = coarse_to_fine(args.log2c) if args.log2c is not None else [None]
+    g_values = coarse_to_fine(args.log2g) if args.log2g is not None else [None]
+    candidates = [(c, g) for c in c_values for g in g_values]
+    folds = make_folds(y, args.n_folds, classification)
+    params = [
+        {**({"C": 2.0**c} if c is not None else {}), **({"gamma": 2.0**g} if g is not None else {})}
+        for c, g in candidates
+    ]
+    tasks = [
+        (_clone_with(estimator, p), X, y, train, test) for p in params for train, test in folds
+    ]
+    out_path = args.out or os.path.basename(args.dataset) + ".out"
+    out = None if out_path == "null" else open(out_path, "w", encoding="ascii")
+    best: tuple | None = None
+    predicted = np.empty_like(y)
+    try:
+        with ProgressBar(len(tasks), "grid", enabled=not args.quiet) as progress:
+            for index, fold_result in enumerate(_run_tasks(tasks, args.n_jobs, progress)):
+                candidate, fold = divmod(index, len(folds))
+                predicted[folds[fold][1]] = fold_result
+                if fold < len(folds) - 1:
+                    continue
+                c, g = candidates[candidate]
+                rate = _rate(y, predicted, regression)
+                if best is None or _better(rate, c, best, regression):
+                    best = (rate, c, g)
+                shown = " ".join(f"{e:g}" for e in (c, g) if e is not None)
+                best_text = ", ".join(
+                    [f"{name}={2.0**e}" for name, e in (("c", best[1]), ("g", best[2]))
+                     if e is not None] + [f"rate={best[0]}"]
+                )
+                progress_line = f"[local] {shown} {rate} (best {best_text})"
+                print(progress_line, flush=True)
+                if out is not None:
+                    parts = [f"log2{n}={e:g}" for n, e in (("c", c), ("g", g)) if e is not None]
+                    out.write(" ".join(parts) + f" rate={rate}\n")
+    finally:
+        if out is not None:
+            out.close()
+    print(" ".join(str(2.0**e) for e in best[1:] if e is not None) + f" {best[0]}")
+    return 0
+
+
+def _better(rate: float, c: float | None, best: tuple, regression: bool) -> bool:
+    """A higher accuracy (lower MSE) wins; on a tie, the smaller C."""
+    if rate != best[0]:
+        return rate < best[0] if regression else rate > best[0]
+    return c is not None and best[1] is not None and c < best[1]

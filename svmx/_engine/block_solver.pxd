@@ -1,0 +1,11 @@
+from svmx._engine.kernel cimport KernelParams, Rows
+from svmx._engine.solver cimport SolutionInfo
+
+
+cdef class BlockSolver:
+    """Batched working-set SMO for the same dual as `Solver` (without Solver_NU's
+    second constraint); see block_solver.pyx."""
+    cdef int solve(self, Rows rows, const KernelParams* params, const double* p,
+                   const signed char* y, double* alpha, const double* C, double eps,
+                   long max_iter, int block_size, bint check_signals,
+                   SolutionInfo* si) noexcept nogil

@@ -1,0 +1,396 @@
+# cython: language_level=3, cdivision=True
+"""A batched working-set solver for large problems.
+
+It solves the same quadratic program as `svmx._engine.solver.Solver`,
+
+    min_a  1/2 a^T Q a + p^T a   s.t.  y^T a = Delta,  0 <= a_i <= C_i,
+
+with Q_ij = y_i y_j K(x_i, x_j), and stops at the same condition: the
+maximal violating pair's gap below `eps`. Instead of two variables per step
+it works on a block B of up to `block_size` variables (the design of
+ThunderSVM and oneDAL's "thunder" solver):
+
+1. B is filled with the most violating variables: the largest -y G over
+   I_up and the smallest over I_low; half of the previous block stays, so
+   half of its kernel rows are reused.
+2. The kernel rows of the new members are computed together: one matrix
+   product over all rows (SGEMM for dense data) and a vectorised map.
+3. SMO with second-order working set selection runs on B alone, to a local
+   gap of max(eps, gap / 10).
+4. The whole gradient is updated once from the block's kernel rows.
+
+Kernel values are float32 here, as in LIBSVM's cache; the gradient is kept
+in float64.
+"""
+
+from cpython.exc cimport PyErr_CheckSignals
+from libc.stdlib cimport calloc, free, malloc
+from libc.string cimport memset
+
+from svmx._engine.kernel cimport KernelParams, Rows, map_block_float
+from svmx._engine.solver cimport (
+    SOLVE_INTERRUPTED,
+    SOLVE_MAX_ITER,
+    SOLVE_OK,
+    SOLVE_OUT_OF_MEMORY,
+    SolutionInfo,
+    rho_from_gradient,
+    update_pair,
+)
+
+cdef double INF = float("inf")
+cdef double TAU = 1e-12
+
+
+cdef inline bint signals_pending() noexcept nogil:
+    cdef bint raised
+    with gil:
+        raised = PyErr_CheckSignals() != 0
+    return raised
+
+
+cdef inline bint in_up(signed char y, double alpha, double C) noexcept nogil:
+    return (y == 1 and alpha < C) or (y == -1 and alpha > 0)
+
+
+cdef inline bint in_low(signed char y, double alpha, double C) noexcept nogil:
+    return (y == 1 and alpha > 0) or (y == -1 and alpha < C)
+
+
+cdef inline bint better(double key_a, int index_a, double key_b, int index_b) noexcept nogil:
+    # A strict order (ties by index) keeps the selection deterministic.
+    return key_a > key_b or (key_a == key_b and index_a < index_b)
+
+
+cdef void sift_down(double* keys, int* items, int size, int root) noexcept nogil:
+    # Min-heap on `better`: the root is the worst of the kept candidates.
+    cdef int child, worst
+    cdef double held_key
+    cdef int held_item
+    while True:
+        worst = root
+        child = 2 * root + 1
+        if child < size and better(keys[worst], items[worst], keys[child], items[child]):
+            worst = child
+        child += 1
+        if child < size and better(keys[worst], items[worst], keys[child], items[child]):
+            worst = child
+        if worst == root:
+            return
+        held_key = keys[root]
+        keys[root] = keys[worst]
+        keys[worst] = held_key
+        held_item = items[root]
+        items[root] = items[worst]
+        items[worst] = held_item
+        root = worst
+
+
+cdef int select_best(int l, const signed char* y, const double* alpha, const double* C,
+                     const double* G, const char* taken, bint up, int wanted,
+                     double* heap_keys, int* heap_items) noexcept nogil:
+    """The `wanted` best candidates not yet taken, into heap_items; returns how many.
+
+    Over I_up "best" is the largest -y G, over I_low the smallest.
+    """
+    cdef int t, size = 0
+    cdef double key
+    if wanted <= 0:
+        return 0
+    for t in range(l):
+        if taken[t]:
+            continue
+        if up:
+            if not in_up(y[t], alpha[t], C[t]):
+                continue
+            key = -y[t] * G[t]
+        else:
+            if not in_low(y[t], alpha[t], C[t]):
+                continue
+            key = y[t] * G[t]
+        if size < wanted:
+            heap_keys[size] = key
+            heap_items[size] = t
+            size += 1
+            if size == wanted:
+                for root in range(wanted // 2 - 1, -1, -1):
+                    sift_down(heap_keys, heap_items, size, root)
+        elif better(key, t, heap_keys[0], heap_items[0]):
+            heap_keys[0] = key
+            heap_items[0] = t
+            sift_down(heap_keys, heap_items, size, 0)
+    return size
+
+
+cdef double global_gap(int l, const signed char* y, const double* alpha, const double* C,
+                       const double* G) noexcept nogil:
+    """max over I_up of -y G plus max over I_low of y G: the violation of optimality."""
+    cdef int t
+    cdef double Gmax = -INF, Gmax2 = -INF
+    for t in range(l):
+        if in_up(y[t], alpha[t], C[t]) and -y[t] * G[t] > Gmax:
+            Gmax = -y[t] * G[t]
+        if in_low(y[t], alpha[t], C[t]) and y[t] * G[t] > Gmax2:
+            Gmax2 = y[t] * G[t]
+    return Gmax + Gmax2
+
+
+cdef void add_block_to_gradient(int l, int n_block, const float* K, const double* weights,
+                                const signed char* y, double* G) noexcept nogil:
+    """G_t += y_t sum_b weights_b K[b, t]: the gradient change of a block update."""
+    cdef int b, t
+    cdef const float* row
+    cdef double weight
+    for b in range(n_block):
+        weight = weights[b]
+        if weight == 0.0:
+            continue
+        row = K + <Py_ssize_t> b * l
+        for t in range(l):
+            G[t] += y[t] * weight * row[t]
+
+
+cdef long solve_block(int m, const int* members, const float* const* rows_of, int l,
+                      const signed char* y, double* alpha, const double* C, const double* G,
+                      double eps_local, long max_local, double* Q, double* QD, double* G_B,
+                      double* alpha_B) noexcept nogil:
+    """SMO (WSS3) on the block; returns the number of pair updates made.
+
+    rows_of[a] is the kernel row (length l) of member a. The block's alphas
+    are written back to `alpha`; G is left to the caller.
+    """
+    cdef int a, b, i, j, t
+    cdef long n_updates = 0
+    cdef double Gmax, Gmax2, grad_diff, quad_coef, obj_diff, obj_diff_min
+    cdef double old_i, old_j, delta_i, delta_j
+    cdef signed char y_i
+    for a in range(m):
+        alpha_B[a] = alpha[members[a]]
+        G_B[a] = G[members[a]]
+        for b in range(m):
+            Q[a * m + b] = y[members[a]] * y[members[b]] * <double> rows_of[a][members[b]]
+        QD[a] = Q[a * m + a]
+    while n_updates < max_local:
+        Gmax = -INF
+        Gmax2 = -INF
+        i = -1
+        j = -1
+        for a in range(m):
+            if in_up(y[members[a]], alpha_B[a], C[members[a]]):
+                if -y[members[a]] * G_B[a] >= Gmax:
+                    Gmax = -y[members[a]] * G_B[a]
+                    i = a
+        if i == -1:
+            break
+        y_i = y[members[i]]
+        obj_diff_min = INF
+        for a in range(m):
+            if not in_low(y[members[a]], alpha_B[a], C[members[a]]):
+                continue
+            if y[members[a]] * G_B[a] >= Gmax2:
+                Gmax2 = y[members[a]] * G_B[a]
+            grad_diff = Gmax + y[members[a]] * G_B[a]
+            if grad_diff > 0:
+                quad_coef = QD[i] + QD[a] - 2.0 * y_i * y[members[a]] * Q[i * m + a]
+                if quad_coef <= 0:
+                    quad_coef = TAU
+                obj_diff = -(grad_diff * grad_diff) / quad_coef
+                if obj_diff <= obj_diff_min:
+                    obj_diff_min = obj_diff
+                    j = a
+        if Gmax + Gmax2 < eps_local or j == -1:
+            break
+        old_i = alpha_B[i]
+        old_j = alpha_B[j]
+        update_pair(y_i, y[members[j]], G_B[i], G_B[j], QD[i], QD[j], Q[i * m + j],
+                    C[members[i]], C[members[j]], &alpha_B[i], &alpha_B[j])
+        delta_i = alpha_B[i] - old_i
+        delta_j = alpha_B[j] - old_j
+        for t in range(m):
+            G_B[t] += Q[i * m + t] * delta_i + Q[j * m + t] * delta_j
+        n_updates += 1
+    for a in range(m):
+        alpha[members[a]] = alpha_B[a]
+    return n_updates
+
+
+cdef class BlockSolver:
+    """Batched working-set solver; one instance runs one solve at a time.
+
+    Examples
+    --------
+    Driven from Cython; ``svmx._libsvm.solve_c_svc(..., solver="block")`` is
+    the Python entry point.
+    """
+
+    cdef int solve(self, Rows rows, const KernelParams* params, const double* p,
+                   const signed char* y, double* alpha, const double* C, double eps,
+                   long max_iter, int block_size, bint check_signals,
+                   SolutionInfo* si) noexcept nogil:
+        """Solve the dual from the initial `alpha` (updated in place)."""
+        cdef int l = <int> rows.n_rows
+        cdef int q = block_size if block_size < l else l
+        cdef int half = q // 2 if q >= 2 else 1
+        cdef int n_old, n_new, wanted, got, a, b, t, slot_start, i
+        cdef int replace_half = 0, round_number = 0
+        cdef long n_updates = 0, made
+        cdef double gap, eps_local, objective
+        cdef float* K = <float*> malloc(<Py_ssize_t> q * l * sizeof(float))
+        cdef double* G = <double*> malloc(l * sizeof(double))
+        cdef char* taken = <char*> calloc(l, sizeof(char))
+        cdef int* members = <int*> malloc(q * sizeof(int))
+        cdef int* new_members = <int*> malloc(q * sizeof(int))
+        cdef int* slot_of = <int*> malloc(q * sizeof(int))
+        cdef const float** rows_of = <const float**> malloc(q * sizeof(float*))
+        cdef double* heap_keys = <double*> malloc(q * sizeof(double))
+        cdef double* Q = <double*> malloc(<Py_ssize_t> q * q * sizeof(double))
+        cdef double* QD = <double*> malloc(q * sizeof(double))
+        cdef double* G_B = <double*> malloc(q * sizeof(double))
+        cdef double* alpha_B = <double*> malloc(q * sizeof(double))
+        cdef double* old_alpha = <double*> malloc(q * sizeof(double))
+        cdef double* weights = <double*> malloc(q * sizeof(double))
+        cdef double* block_norms = <double*> malloc(q * sizeof(double))
+        cdef int* slot_member = <int*> malloc(q * sizeof(int))
+        cdef int n_in_half[2]
+        si.status = SOLVE_OK
+        si.r = 0.0
+        si.n_kernel_rows = 0
+        if (K == NULL or G == NULL or taken == NULL or members == NULL or new_members == NULL
+                or slot_of == NULL or rows_of == NULL or heap_keys == NULL or Q == NULL
+                or QD == NULL or G_B == NULL or alpha_B == NULL or old_alpha == NULL
+                or weights == NULL or block_norms == NULL or slot_member == NULL):
+            si.status = SOLVE_OUT_OF_MEMORY
+        else:
+            n_in_half[0] = 0
+            n_in_half[1] = 0
+            for t in range(l):
+                G[t] = p[t]
+            # G = p + Q alpha for a non-zero start, one block of kernel rows at a time.
+            t = 0
+            while t < l and si.status == SOLVE_OK:
+                n_new = 0
+                while t < l and n_new < q:
+                    if alpha[t] != 0:
+                        new_members[n_new] = t
+                        weights[n_new] = y[t] * alpha[t]
+                        block_norms[n_new] = rows.sq_norms[t]
+                        n_new += 1
+                    t += 1
+                if n_new == 0:
+                    break
+                if rows.dot_block(new_members, n_new, K) != 0:
+                    si.status = SOLVE_OUT_OF_MEMORY
+                    break
+                map_block_float(params, K, n_new, l, block_norms, &rows.sq_norms[0])
+                si.n_kernel_rows += n_new
+                add_block_to_gradient(l, n_new, K, weights, y, G)
+
+        while si.status == SOLVE_OK:
+            gap = global_gap(l, y, alpha, C, G)
+            if gap < eps:
+                break
+            if max_iter >= 0 and n_updates >= max_iter:
+                si.status = SOLVE_MAX_ITER
+                break
+            if check_signals and signals_pending():
+                si.status = SOLVE_INTERRUPTED
+                break
+            # The half that was new last round stays; the other half is refilled.
+            if round_number == 0:
+                n_in_half[0] = 0
+                n_in_half[1] = 0
+                wanted = q
+                slot_start = 0
+            else:
+                n_in_half[replace_half] = 0
+                wanted = half if replace_half == 0 else q - half
+                slot_start = 0 if replace_half == 0 else half
+            memset(taken, 0, l)
+            for a in range(n_in_half[1 - replace_half] if round_number else 0):
+                taken[slot_member[(half if replace_half == 0 else 0) + a]] = 1
+            got = select_best(l, y, alpha, C, G, taken, True, wanted // 2 + wanted % 2,
+                              heap_keys, new_members)
+            for a in range(got):
+                taken[new_members[a]] = 1
+            got += select_best(l, y, alpha, C, G, taken, False, wanted - got,
+                               heap_keys, new_members + got)
+            for a in range(got):
+                taken[new_members[a]] = 1
+            if got < wanted:
+                # One side ran short: fill the rest from the other.
+                b = select_best(l, y, alpha, C, G, taken, True, wanted - got,
+                                heap_keys, new_members + got)
+                got += b
+            if got == 0:
+                break
+            for a in range(got):
+                slot_member[slot_start + a] = new_members[a]
+                block_norms[a] = rows.sq_norms[new_members[a]]
+            if rows.dot_block(new_members, got, K + <Py_ssize_t> slot_start * l) != 0:
+                si.status = SOLVE_OUT_OF_MEMORY
+                break
+            map_block_float(params, K + <Py_ssize_t> slot_start * l, got, l, block_norms,
+                            &rows.sq_norms[0])
+            si.n_kernel_rows += got
+            if round_number == 0:
+                n_in_half[0] = min(got, half)
+                n_in_half[1] = got - n_in_half[0]
+            else:
+                n_in_half[replace_half] = got
+            # The block: both halves, each member with its kernel row.
+            b = 0
+            for i in range(2):
+                for a in range(n_in_half[i]):
+                    members[b] = slot_member[(0 if i == 0 else half) + a]
+                    rows_of[b] = K + <Py_ssize_t> ((0 if i == 0 else half) + a) * l
+                    old_alpha[b] = alpha[members[b]]
+                    b += 1
+            eps_local = gap / 10.0 if gap / 10.0 > eps else eps
+            made = solve_block(b, members, rows_of, l, y, alpha, C, G, eps_local,
+                               10 * <long> b if max_iter < 0 else
+                               min(10 * <long> b, max_iter - n_updates),
+                               Q, QD, G_B, alpha_B)
+            n_updates += made
+            for a in range(b):
+                weights[a] = y[members[a]] * (alpha[members[a]] - old_alpha[a])
+            # add_block_to_gradient walks the rows in slot order: weights follow it.
+            for a in range(b):
+                if weights[a] != 0.0:
+                    add_row_to_gradient(l, rows_of[a], weights[a], y, G)
+            if made == 0:
+                # Float32 kernel values cannot improve further: stop rather than spin.
+                break
+            replace_half = 1 - replace_half if round_number else 0
+            round_number += 1
+
+        if si.status != SOLVE_OUT_OF_MEMORY:
+            si.rho = rho_from_gradient(l, y, G, alpha, C)
+            objective = 0.0
+            for t in range(l):
+                objective += alpha[t] * (G[t] + p[t])
+            si.obj = objective / 2.0
+        si.n_iter = n_updates
+        free(K)
+        free(G)
+        free(taken)
+        free(members)
+        free(new_members)
+        free(slot_of)
+        free(rows_of)
+        free(heap_keys)
+        free(Q)
+        free(QD)
+        free(G_B)
+        free(alpha_B)
+        free(old_alpha)
+        free(weights)
+        free(block_norms)
+        free(slot_member)
+        return si.status
+
+
+cdef void add_row_to_gradient(int l, const float* row, double weight, const signed char* y,
+                              double* G) noexcept nogil:
+    cdef int t
+    for t in range(l):
+        G[t] += y[t] * weight * row[t]

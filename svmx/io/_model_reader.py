@@ -1,0 +1,376 @@
+"""Reading a LIBSVM model file back into a fitted svmx estimator."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import numpy as np
+
+from svmx.io import _model_format
+from svmx.io._model_format import CLASSIFIERS, KERNEL_NAMES, SVM_TYPES
+
+__all__ = ["load_model", "read_model_file"]
+
+_KERNELS_BY_LIBSVM_NAME = {libsvm: svmx for svmx, libsvm in KERNEL_NAMES.items()}
+# Header keywords and how many values each takes (None: a list).
+_HEADER_KEYS = {
+    "svm_type": 1, "kernel_type": 1, "degree": 1, "gamma": 1, "coef0": 1, "nr_class": 1,
+    "total_sv": 1, "rho": None, "label": None, "probA": None, "probB": None,
+    "prob_density_marks": None, "nr_sv": None,
+}
+
+
+class _ModelFileError(ValueError):
+    """A ValueError that knows the line it is about."""
+
+    def __init__(self, line: int | None, message: str) -> None:
+        super().__init__(message)
+        self.line = line
+        self.message = message
+
+
+def _to_float(token: str, line: int, what: str) -> float:
+    try:
+        return float(token)
+    except ValueError:
+        raise _ModelFileError(line, f"could not read {what} {token!r} as a number") from None
+
+
+def _to_int(token: str, line: int, what: str) -> int:
+    try:
+        return int(token)
+    except ValueError:
+        raise _ModelFileError(line, f"could not read {what} {token!r} as an integer") from None
+
+
+def _read_header(lines: list[str]) -> tuple[dict, dict, int]:
+    """Header values, the line each came from, and the index of the line after ``SV``."""
+    header: dict[str, Any] = {}
+    where: dict[str, int] = {}
+    for index, text in enumerate(lines):
+        number = index + 1
+        tokens = text.split()
+        if not tokens:
+            continue
+        key, values = tokens[0], tokens[1:]
+        if key == "SV":
+            return header, where, index + 1
+        if key not in _HEADER_KEYS:
+            raise _ModelFileError(number, f"unknown text in the model header: {text.strip()!r}")
+        arity = _HEADER_KEYS[key]
+        if arity is not None and len(values) != arity or not values:
+            raise _ModelFileError(number, f"{key} needs {arity or 'at least one'} value(s)")
+        where[key] = number
+        if key in ("svm_type", "kernel_type"):
+            header[key] = values[0]
+        elif key in ("degree", "nr_class", "total_sv"):
+            header[key] = _to_int(values[0], number, key)
+        elif key in ("label", "nr_sv"):
+            header[key] = np.array([_to_int(v, number, key) for v in values], dtype=np.int64)
+        elif key in ("gamma", "coef0"):
+            header[key] = _to_float(values[0], number, key)
+        else:
+            header[key] = np.array([_to_float(v, number, key) for v in values], dtype=np.float64)
+    raise _ModelFileError(len(lines), "the file ends before the 'SV' line (truncated?)")
+
+
+def _check_header(header: dict, where: dict, sv_line: int) -> None:
+    for key in ("svm_type", "kernel_type", "nr_class", "total_sv", "rho"):
+        if key not in header:
+            raise _ModelFileError(sv_line, f"the header has no {key} line")
+    if header["svm_type"] not in SVM_TYPES:
+        raise _ModelFileError(
+            where["svm_type"], f"unknown svm_type {header['svm_type']!r}; expected one of "
+            f"{', '.join(SVM_TYPES)}"
+        )
+    if header["kernel_type"] not in _KERNELS_BY_LIBSVM_NAME:
+        raise _ModelFileError(
+            where["kernel_type"], f"unknown kernel_type {header['kernel_type']!r}; expected one "
+            f"of {', '.join(_KERNELS_BY_LIBSVM_NAME)}"
+        )
+    k, total = header["nr_class"], header["total_sv"]
+    if k < 2 or total < 0:
+        raise _ModelFileError(where["nr_class"], f"nr_class {k} / total_sv {total} is invalid")
+    n_pairs = k * (k - 1) // 2
+    expected = {"rho": n_pairs, "probA": n_pairs, "probB": n_pairs}
+    if header["svm_type"] in CLASSIFIERS:
+        for key in ("label", "nr_sv"):
+            if key not in header:
+                raise _ModelFileError(sv_line, f"a {header['svm_type']} model needs a {key} line")
+        expected.update(label=k, nr_sv=k)
+    elif header["svm_type"] in ("epsilon_svr", "nu_svr"):
+        expected.update(probA=1)
+    for key, count in expected.items():
+        if key in header and header[key].size != count:
+            raise _ModelFileError(
+                where[key], f"{key} has {header[key].size} values; expected {count}"
+            )
+    if "nr_sv" in header and (int(header["nr_sv"].sum()) != total or (header["nr_sv"] < 0).any()):
+        raise _ModelFileError(where["nr_sv"], f"nr_sv does not add up to total_sv = {total}")
+    if "probA" in header and header["svm_type"] in CLASSIFIERS and "probB" not in header:
+        raise _ModelFileError(where["probA"], "probA without probB")
+
+
+def _read_support_vectors(lines: list[str], first: int, header: dict) -> dict:
+    """Coefficients (n_coef, n_SV) and the (index, value) pairs of each support vector."""
+    n_coef = header["nr_class"] - 1
+    total = header["total_sv"]
+    coef = np.empty((n_coef, total), dtype=np.float64)
+    rows, columns, values = [], [], []
+    count = 0
+    for index in range(first, len(lines)):
+        number = index + 1
+        tokens = lines[index].split()
+        if not tokens:
+            continue
+        if count == total:
+            raise _ModelFileError(number, f"more support vectors than total_sv = {total}")
+        if len(tokens) < n_coef:
+            raise _ModelFileError(
+                number, f"a support vector line needs {n_coef} coefficient(s) first"
+            )
+        for c in range(n_coef):
+            coef[c, count] = _to_float(tokens[c], number, "the coefficient")
+        for token in tokens[n_coef:]:
+            feature, colon, value = token.partition(":")
+            if not colon:
+                raise _ModelFileError(number, f"malformed feature {token!r} (expected index:value)")
+            column = _to_int(feature, number, "the feature index")
+            if column < 0:
+                raise _ModelFileError(number, f"negative feature index in {token!r}")
+            rows.append(count)
+            columns.append(column)
+            values.append(_to_float(value, number, "the feature value"))
+        count += 1
+    if count < total:
+        raise _ModelFileError(
+            len(lines), f"expected {total} support vectors after 'SV', found {count} (truncated?)"
+        )
+    return {
+        "coef": coef,
+        "rows": np.array(rows, dtype=np.intp),
+        "columns": np.array(columns, dtype=np.intp),
+        "values": np.array(values, dtype=np.float64),
+    }
+
+
+def read_model_file(path: str | os.PathLike) -> dict:
+    """Parse a LIBSVM model file into its header and support-vector arrays.
+
+    Parameters
+    ----------
+    path : str or path-like
+
+    Returns
+    -------
+    dict
+        The header values by LIBSVM keyword, plus ``coef`` of shape
+        (nr_class - 1, total_sv) and ``rows``, ``columns``, ``values``: the
+        support vectors' features as coordinates (``columns`` as written,
+        1-based; for precomputed kernels ``0`` with the serial number).
+
+    Raises
+    ------
+    ValueError
+        For a malformed or truncated file, naming the file and the line.
+    """
+    name = os.fspath(path)
+    with open(path, "rb") as handle:
+        content = handle.read()
+    try:
+        text = content.decode("ascii")
+    except UnicodeDecodeError as error:
+        line = content.count(b"\n", 0, error.start) + 1
+        raise ValueError(f"{name}, line {line}: not a LIBSVM model file (non-text bytes)") from None
+    if "\0" in text:
+        line = text.count("\n", 0, text.index("\0")) + 1
+        raise ValueError(f"{name}, line {line}: not a LIBSVM model file (NUL byte)")
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    try:
+        header, where, first = _read_header(lines)
+        _check_header(header, where, first)
+        model = {**header, **_read_support_vectors(lines, first, header)}
+    except _ModelFileError as error:
+        raise ValueError(f"{name}, line {error.line}: {error.message}") from None
+    return model
+
+
+def _support_matrix(model: dict, n_features: int | None, name: str) -> np.ndarray:
+    columns = model["columns"]
+    if columns.size and columns.min() < 1:
+        raise ValueError(f"{name}: feature index 0 in a model whose kernel is not precomputed")
+    width = int(columns.max()) if columns.size else 0
+    if n_features is not None:
+        if n_features < width:
+            raise ValueError(
+                f"n_features={n_features} is smaller than the largest feature index ({width}) "
+                f"of the support vectors in {name}"
+            )
+        width = n_features
+    vectors = np.zeros((model["total_sv"], width), dtype=np.float64)
+    vectors[model["rows"], columns - 1] = model["values"]
+    return vectors
+
+
+def _precomputed_support(model: dict, name: str) -> np.ndarray:
+    serial = np.full(model["total_sv"], -1, dtype=np.int64)
+    zero = model["columns"] == 0
+    serial[model["rows"][zero]] = model["values"][zero].astype(np.int64)
+    if (serial < 1).any():
+        raise ValueError(
+            f"{name}: every support vector of a precomputed-kernel model needs 0:serial_number "
+            "with serial_number >= 1"
+        )
+    return serial - 1
+
+
+def _make_estimator(model: dict) -> Any:
+    import svmx
+
+    kernel = _KERNELS_BY_LIBSVM_NAME[model["kernel_type"]]
+    params: dict[str, Any] = {"kernel": kernel}
+    for key in ("degree", "gamma", "coef0"):
+        if key in model:
+            params[key] = model[key]
+    if model["svm_type"] in CLASSIFIERS:
+        params["probability"] = "probA" in model
+    return getattr(svmx, SVM_TYPES[model["svm_type"]])(**params)
+
+
+def _set_classifier_layout(estimator: Any, model: dict, sort: bool) -> np.ndarray:
+    """Set the classifier's attributes; return the row order of the support vectors."""
+    empty = np.empty(0, dtype=np.float64)
+    layout = {
+        "classes": model["label"], "order": np.arange(model["total_sv"]),
+        "n_support": model["nr_sv"], "dual_coef": model["coef"], "rho": model["rho"],
+        "prob_a": model.get("probA", empty), "prob_b": model.get("probB", empty),
+    }
+    if sort:
+        layout = _model_format.sort_classes(
+            layout["classes"], layout["n_support"], layout["dual_coef"], layout["rho"],
+            layout["prob_a"], layout["prob_b"],
+        )
+    estimator.classes_ = layout["classes"]
+    estimator._n_support = layout["n_support"].astype(np.int32)
+    estimator._dual_coef_ = np.ascontiguousarray(layout["dual_coef"])
+    estimator._intercept_ = -layout["rho"]
+    sign = -1.0 if estimator.classes_.size == 2 else 1.0
+    estimator.dual_coef_ = sign * estimator._dual_coef_
+    estimator.intercept_ = sign * estimator._intercept_
+    estimator.probA_ = layout["prob_a"]
+    estimator.probB_ = layout["prob_b"]
+    return layout["order"]
+
+
+def load_model(
+    path: str | os.PathLike, n_features: int | None = None, *, sort_classes: bool = False
+) -> Any:
+    """Read a LIBSVM model file into a fitted svmx estimator.
+
+    Works for the files of ``svm-train`` / ``svmutil.svm_save_model`` and of
+    :func:`save_model`: C-SVC, nu-SVC, one-class, epsilon-SVR and nu-SVR,
+    with or without probability information. The returned estimator
+    predicts what LIBSVM's ``svm_predict`` predicts with that file.
+
+    LIBSVM orders classes by first appearance in its training data, while
+    svmx's ``fit`` sorts them. By default ``classes_`` keeps the file's
+    order (its ``label`` line), which reproduces LIBSVM exactly: the same
+    vote tie-breaking, the same pairwise coupling of probabilities, and
+    ``predict_proba`` columns in LIBSVM's order. As for every svmx
+    classifier, a binary ``decision_function`` is positive for
+    ``classes_[1]``, so for a file with ``label 1 -1`` it is LIBSVM's
+    decision value negated. ``sort_classes=True`` re-expresses the model
+    for sorted classes instead (see :func:`svmx.io._model_format.sort_classes`).
+
+    Parameters
+    ----------
+    path : str or path-like
+        The model file.
+    n_features : int, optional
+        Number of features of the data to predict. By default the largest
+        feature index of the support vectors. For a precomputed kernel, the
+        number of training samples (columns of the kernel matrix); by default
+        the largest serial number.
+    sort_classes : bool, default=False
+        Re-order a classifier's classes to sorted order, scikit-learn's
+        convention. Decision values are then the same up to the sign of
+        flipped pairs, but a tied multi-class vote goes to the smallest
+        label and the coupled probabilities of three or more classes can
+        differ from LIBSVM's by up to the coupling tolerance (about 1e-3).
+
+    Returns
+    -------
+    SVC, NuSVC, OneClassSVM, SVR or NuSVR
+        Fitted. The training parameters (C, nu, epsilon, tol, ...) are not
+        part of a model file and keep their defaults. ``support_`` is
+        ``arange(n_SV)`` because a model file does not record the support
+        vectors' rows in the training set (for a precomputed kernel it does:
+        the serial numbers minus one). ``probA_``/``probB_`` are set from the
+        file; for SVR and NuSVR a ``probA`` line (LIBSVM's Laplace scale) is
+        kept in ``probA_``, and a one-class ``prob_density_marks`` line in
+        ``prob_density_marks_``, so that :func:`save_model` writes them back.
+
+    Raises
+    ------
+    ValueError
+        For a malformed or truncated file, naming the file and the line.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "model.txt")
+    >>> with open(path, "w") as handle:
+    ...     _ = handle.write("svm_type c_svc\\nkernel_type linear\\nnr_class 2\\ntotal_sv 2\\n"
+    ...                      "rho 0\\nlabel 1 -1\\nnr_sv 1 1\\nSV\\n1 1:1\\n-1 1:-1\\n")
+    >>> model = load_model(path)
+    >>> model.classes_.tolist(), model.predict([[2.0], [-2.0]]).tolist()
+    ([1, -1], [1, -1])
+    >>> model.decision_function([[2.0]]).tolist()  # positive means classes_[1], here -1
+    [-4.0]
+    >>> load_model(path, sort_classes=True).classes_.tolist()
+    [-1, 1]
+    """
+    name = os.fspath(path)
+    model = read_model_file(path)
+    estimator = _make_estimator(model)
+    order = np.arange(model["total_sv"])
+    if model["svm_type"] in CLASSIFIERS:
+        order = _set_classifier_layout(estimator, model, sort_classes)
+    else:
+        estimator._n_support = np.array([model["total_sv"]], dtype=np.int32)
+        estimator._dual_coef_ = np.ascontiguousarray(model["coef"])
+        estimator._intercept_ = -model["rho"]
+        estimator.dual_coef_ = estimator._dual_coef_
+        estimator.intercept_ = estimator._intercept_
+        if "probA" in model:
+            estimator.probA_ = model["probA"]
+        if model["svm_type"] == "one_class":
+            estimator.offset_ = float(model["rho"][0])
+            if "prob_density_marks" in model:
+                estimator.prob_density_marks_ = model["prob_density_marks"]
+    if estimator.kernel == "precomputed":
+        support = _precomputed_support(model, name)[order]
+        n_train = int(support.max()) + 1 if support.size else 0
+        if n_features is not None:
+            if n_features < n_train:
+                raise ValueError(
+                    f"n_features={n_features} is smaller than the largest serial number "
+                    f"({n_train}) of the support vectors in {name}"
+                )
+            n_train = n_features
+        estimator.support_ = support.astype(np.int32)
+        estimator.support_vectors_ = np.empty((0, 0), dtype=np.float64)
+        estimator.shape_fit_ = (n_train, n_train)
+        estimator.n_features_in_ = n_train
+    else:
+        vectors = _support_matrix(model, n_features, name)[order]
+        estimator.support_ = np.arange(model["total_sv"], dtype=np.int32)
+        estimator.support_vectors_ = vectors
+        estimator.shape_fit_ = (model["total_sv"], vectors.shape[1])
+        estimator.n_features_in_ = vectors.shape[1]
+    estimator._gamma = float(model.get("gamma", 0.0))
+    estimator.fit_status_ = 0
+    return estimator

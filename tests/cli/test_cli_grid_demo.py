@@ -1,0 +1,94 @@
+"""svmx grid (LIBSVM's grid.py) and svmx demo."""
+
+import re
+import sys
+
+import numpy as np
+import pytest
+
+from svmx._cli.grid import coarse_to_fine, parse_range
+from svmx.cli import main
+from svmx.datasets import dump_svmlight_file
+
+LINE = re.compile(
+    r"\[local\] (?P<c>-?\d+) (?P<g>-?\d+) (?P<rate>[\d.]+) "
+    r"\(best c=(?P<bc>[\d.e+-]+), g=(?P<bg>[\d.e+-]+), rate=(?P<br>[\d.]+)\)"
+)
+
+
+@pytest.fixture
+def data_file(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(60, 2))
+    y = np.where(X[:, 0] * X[:, 1] > 0, 1, -1)
+    path = tmp_path / "xor.txt"
+    dump_svmlight_file(X, y, path)
+    return str(path)
+
+
+def test_grid_lines_best_and_out_file(data_file, tmp_path, capsys):
+    assert main(["grid", "-log2c", "-1,3,2", "-log2g", "-2,0,2", "-v", "3", data_file]) == 0
+    captured = capsys.readouterr()
+    lines = captured.out.splitlines()
+    assert len(lines) == 3 * 2 + 1
+    results = [LINE.fullmatch(line) for line in lines[:-1]]
+    assert all(results)
+    # coarse to fine: the middle C first
+    assert [int(r["c"]) for r in results] == [1, 1, -1, -1, 3, 3]
+    rates = [float(r["rate"]) for r in results]
+    best = max(range(6), key=lambda i: (rates[i], -int(results[i]["c"])))
+    c, g, rate = lines[-1].split()
+    assert float(c) == 2.0 ** int(results[best]["c"]) and float(rate) == rates[best]
+    assert float(g) == 2.0 ** int(results[best]["g"])
+    assert results[-1]["br"] == rate
+    out_lines = (tmp_path / "xor.txt.out").read_text().splitlines()
+    assert out_lines[0] == f"log2c=1 log2g=-2 rate={results[0]['rate']}"
+    assert "grid [" in captured.err  # the progress bar
+
+
+def test_grid_parallel_equals_serial_and_null_gamma(data_file, capsys):
+    args = ["grid", "-log2c", "0,2,1", "-log2g", "null", "-v", "3", "-out", "null", "-q"]
+    assert main([*args, "-j", "1", data_file]) == 0
+    serial = capsys.readouterr().out
+    assert main([*args, "-j", "2", data_file]) == 0
+    assert capsys.readouterr().out == serial
+    assert re.fullmatch(r"\[local\] 1 [\d.]+ \(best c=2.0, rate=[\d.]+\)", serial.splitlines()[0])
+    assert len(serial.splitlines()[-1].split()) == 2  # "C rate"
+
+
+def test_grid_helpers():
+    assert parse_range("-5,15,2").tolist()[-1] == 15.0
+    assert parse_range("null") is None
+    assert coarse_to_fine(np.arange(4.0)) == [1.0, 0.0, 2.0, 3.0]
+    with pytest.raises(Exception, match="does not lead"):
+        parse_range("1,5,-1")
+
+
+def test_grid_bad_range(data_file, capsys):
+    assert main(["grid", "-log2c", "1,2", data_file]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("svmx grid: error: argument -log2c: expected begin,end,step or null")
+    assert err.count("\n") == 1
+
+
+def test_demo_without_matplotlib(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # makes the import fail
+    assert main(["demo"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == ("checkerboard: 1000 points, 4x4 squares, seed 0; 750 for training, "
+                      "250 held out")
+    accuracy = float(re.fullmatch(r"held-out accuracy: ([\d.]+)% with \d+ support vectors",
+                                  out[3]).group(1))
+    assert accuracy > 90.0
+    assert out[-1] == "matplotlib is not installed: skipped the plot"
+    assert not (tmp_path / "svmx-demo.png").exists()
+
+
+def test_demo_writes_the_plot(tmp_path, capsys):
+    pytest.importorskip("matplotlib")
+    path = tmp_path / "plot.png"
+    assert main(["demo", "--output", str(path)]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == f"plot written to {path}"
+    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

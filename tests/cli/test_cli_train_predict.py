@@ -1,0 +1,171 @@
+"""svmx train and predict: svm-train and svm-predict, checked against libsvm-official."""
+
+import re
+
+import numpy as np
+import pytest
+
+from svmx.cli import main
+from svmx.datasets import dump_svmlight_file, load_svmlight_file
+from svmx.io import load_model
+
+svmutil = pytest.importorskip("libsvm.svmutil")
+
+
+@pytest.fixture
+def workdir(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def _shared(shared_data_dir, name):
+    path = shared_data_dir / name
+    if not path.is_file():
+        pytest.skip(f"../shared/data/{name} not found")
+    return str(path)
+
+
+def _write_data(path, X, y):
+    dump_svmlight_file(X, y, path)
+    return str(path)
+
+
+def _blobs(n=60, seed=0, labels=(1, -1)):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, 3))
+    y = np.where(X[:, 0] + X[:, 1] > 0, labels[0], labels[1])
+    return X, y
+
+
+def test_dna_accuracy_line_equals_libsvm(workdir, shared_data_dir, capsys):
+    train_file = _shared(shared_data_dir, "dna.scale")
+    test_file = _shared(shared_data_dir, "dna.scale.t")
+    assert main(["train", "-c", "1", "-g", "0.0055", "-q", train_file, "dna.model"]) == 0
+    assert main(["predict", test_file, "dna.model", "dna.out"]) == 0
+    printed = capsys.readouterr().out.strip()
+    y, x = svmutil.svm_read_problem(train_file)
+    y_test, x_test = svmutil.svm_read_problem(test_file)
+    model = svmutil.svm_train(y, x, "-c 1 -g 0.0055 -q")
+    labels, (accuracy, _, _), _ = svmutil.svm_predict(y_test, x_test, model, "-q")
+    correct = int(np.sum(np.array(labels) == np.array(y_test)))
+    assert printed == (
+        f"Accuracy = {accuracy:g}% ({correct}/{len(y_test)}) (classification)"
+    )
+    # The model file lists the classes in order of first appearance, as svm-train does.
+    assert "label 3 1 2" in (workdir / "dna.model").read_text()
+    written = np.loadtxt(workdir / "dna.out")
+    assert np.mean(written == np.array(labels)) > 0.99
+
+
+def test_model_file_is_read_by_libsvm_and_default_name(workdir, capsys):
+    X, y = _blobs()
+    data = _write_data(workdir / "blobs.txt", X, y)
+    assert main(["train", "-q", "-t", "1", "-d", "2", "-r", "1", "-c", "4", data]) == 0
+    model = svmutil.svm_load_model(str(workdir / "blobs.txt.model"))
+    ours = load_model(workdir / "blobs.txt.model")
+    assert model.get_labels() == list(dict.fromkeys(y.tolist()))  # first appearance
+    assert ours.kernel == "poly" and ours.degree == 2
+    assert main(["predict", "-q", data, "blobs.txt.model", "pred.txt"]) == 0
+    assert capsys.readouterr().out == ""  # -q
+    labels, _, _ = svmutil.svm_predict(list(y), [dict(enumerate(r, 1)) for r in X], model, "-q")
+    assert (workdir / "pred.txt").read_text() == "".join(f"{v:.17g}\n" for v in labels)
+
+
+def test_libsvm_model_predicted_by_svmx(workdir, capsys):
+    X, y = _blobs(labels=(2, 7))
+    data = _write_data(workdir / "train.txt", X, y)
+    y_list, x_list = svmutil.svm_read_problem(data)
+    svmutil.svm_save_model("libsvm.model", svmutil.svm_train(y_list, x_list, "-c 2 -q"))
+    labels, (accuracy, _, _), _ = svmutil.svm_predict(y_list, x_list,
+                                                      svmutil.svm_load_model("libsvm.model"), "-q")
+    assert main(["predict", data, "libsvm.model", "out.txt"]) == 0
+    correct = int(np.sum(np.array(labels) == y))
+    assert capsys.readouterr().out == (
+        f"Accuracy = {accuracy:g}% ({correct}/{len(y)}) (classification)\n"
+    )
+
+
+def test_probability_output_file(workdir, capsys):
+    X, y = _blobs(n=80, labels=(3, 1))
+    y[:20] = 2
+    data = _write_data(workdir / "train.txt", X, y)
+    assert main(["train", "-b", "1", "-q", data, "m"]) == 0
+    assert main(["predict", "-b", "1", data, "m", "out"]) == 0
+    lines = (workdir / "out").read_text().splitlines()
+    model = svmutil.svm_load_model("m")
+    assert lines[0] == "labels " + " ".join(str(label) for label in model.get_labels())
+    y_list, x_list = svmutil.svm_read_problem(data)
+    labels, _, probabilities = svmutil.svm_predict(y_list, x_list, model, "-b 1 -q")
+    expected = [
+        " ".join([f"{label:g}", *(f"{p:g}" for p in row)])
+        for label, row in zip(labels, probabilities, strict=True)
+    ]
+    assert lines[1:] == expected
+    assert main(["predict", "-b", "0", data, "m", "out"]) == 0
+    assert "Model supports probability estimates, but disabled in prediction." in (
+        capsys.readouterr().out
+    )
+
+
+def test_cross_validation_lines(workdir, capsys):
+    X, y = _blobs(n=50)
+    data = _write_data(workdir / "train.txt", X, y)
+    assert main(["train", "-v", "5", "-q", data]) == 0
+    out = capsys.readouterr().out
+    assert re.fullmatch(r"Cross Validation Accuracy = \d+(\.\d+)?%\n", out)
+    assert not (workdir / "train.txt.model").exists()  # -v does not save a model
+    assert main(["train", "-s", "3", "-v", "4", "-q", data]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert re.fullmatch(r"Cross Validation Mean squared error = [\d.e+-]+", lines[0])
+    assert re.fullmatch(r"Cross Validation Squared correlation coefficient = [\d.e+-]+", lines[1])
+
+
+def test_regression_and_one_class(workdir, capsys):
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(40, 2))
+    target = X[:, 0] - X[:, 1]
+    data = _write_data(workdir / "reg.txt", X, target)
+    for svm_type in ("3", "4"):
+        assert main(["train", "-s", svm_type, "-p", "0.05", "-q", data, "r.model"]) == 0
+        assert main(["predict", data, "r.model", "r.out"]) == 0
+        predicted = np.loadtxt(workdir / "r.out")
+        mse = np.mean((predicted - target) ** 2)
+        out = capsys.readouterr().out.splitlines()
+        assert out[0] == f"Mean squared error = {mse:g} (regression)"
+        assert out[1].startswith("Squared correlation coefficient = ")
+        assert out[1].endswith(" (regression)")
+    assert main(["train", "-s", "2", "-n", "0.3", "-q", data, "o.model"]) == 0
+    assert "svm_type one_class" in (workdir / "o.model").read_text()
+    assert main(["predict", "-q", data, "o.model", "o.out"]) == 0
+    assert set(np.loadtxt(workdir / "o.out")) <= {1.0, -1.0}
+
+
+def test_class_weights_option(workdir, capsys):
+    X, y = _blobs(n=60)
+    data = _write_data(workdir / "train.txt", X, y)
+    assert main(["train", "-q", "-w-1", "5", "-w1", "0.5", "-w9", "2", data, "w.model"]) == 0
+    assert "class label 9 specified in weight is not found" in capsys.readouterr().err
+    import svmx
+
+    X_loaded, y_loaded = load_svmlight_file(data)
+    direct = svmx.SVC(gamma=1 / 3, class_weight={-1.0: 5.0, 1.0: 0.5}).fit(X_loaded, y_loaded)
+    loaded = load_model(workdir / "w.model", n_features=3)
+    sign = 1.0 if loaded.classes_.tolist() == direct.classes_.tolist() else -1.0
+    np.testing.assert_allclose(sign * loaded.decision_function(X), direct.decision_function(X),
+                               atol=1e-12)
+
+
+def test_precomputed_kernel(workdir, capsys):
+    X, y = _blobs(n=30)
+    gram = X @ X.T
+    with_serial = np.c_[np.arange(1, 31), gram]
+    path = workdir / "gram.txt"
+    dump_svmlight_file(with_serial, y, path, zero_based=True)
+    assert main(["train", "-t", "4", "-q", str(path), "k.model"]) == 0
+    assert main(["predict", str(path), "k.model", "k.out"]) == 0
+    linear = main(["train", "-t", "0", "-q", _write_data(workdir / "x.txt", X, y), "l.model"])
+    assert linear == 0
+    assert main(["predict", str(workdir / "x.txt"), "l.model", "l.out"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == out[1]  # the same accuracy as the linear kernel
+    assert (workdir / "k.out").read_text() == (workdir / "l.out").read_text()

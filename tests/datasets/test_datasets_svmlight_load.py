@@ -1,0 +1,159 @@
+"""load_svmlight_file: accepted syntax, sources, options, and one clear error per malformed line."""
+
+import bz2
+import gzip
+import io
+import pathlib
+import re
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+from svmx.datasets import load_svmlight_file, load_svmlight_files
+
+
+def test_exact_values_and_types():
+    X, y = load_svmlight_file(b"+1 1:0.5 3:-2\n-1.0 2:1e3\n1e0\n")
+    assert sp.isspmatrix_csr(X) and X.dtype == np.float64 and y.dtype == np.float64
+    assert X.toarray().tolist() == [[0.5, 0.0, -2.0], [0.0, 1000.0, 0.0], [0.0, 0.0, 0.0]]
+    assert y.tolist() == [1.0, -1.0, 1.0]
+
+
+def test_comments_blanks_crlf_tabs_and_qid():
+    content = (
+        b"# a full-line comment\r\n"
+        b"\r\n"
+        b"  2 qid:7 1:1\t3:3   # trailing comment 9:9\r\n"
+        b"   \t \n"
+        b"-3 2:2#no blank before the comment\n"
+        b"4"
+    )
+    X, y = load_svmlight_file(content)
+    assert y.tolist() == [2.0, -3.0, 4.0]
+    assert X.toarray().tolist() == [[1.0, 0.0, 3.0], [0.0, 2.0, 0.0], [0.0, 0.0, 0.0]]
+
+
+def test_float32_values_are_rounded_once():
+    X, _ = load_svmlight_file(b"1 1:0.1\n", dtype=np.float32)
+    assert X.dtype == np.float32 and X[0, 0] == np.float32(0.1)
+
+
+def test_zero_based_auto_true_and_false():
+    X, _ = load_svmlight_file(b"1 0:1 2:3\n")  # index 0 present: zero-based
+    assert X.toarray().tolist() == [[1.0, 0.0, 3.0]]
+    X, _ = load_svmlight_file(b"1 1:1 2:3\n")  # no index 0: one-based
+    assert X.toarray().tolist() == [[1.0, 3.0]]
+    X, _ = load_svmlight_file(b"1 1:1 2:3\n", zero_based=True)
+    assert X.toarray().tolist() == [[0.0, 1.0, 3.0]]
+    with pytest.raises(ValueError, match=r"<bytes>, line 2: feature index 0 in a one-based"):
+        load_svmlight_file(b"1 1:1\n1 0:1\n", zero_based=False)
+
+
+def test_n_features_widens_and_rejects_too_small():
+    X, _ = load_svmlight_file(b"1 2:1\n", n_features=5)
+    assert X.shape == (1, 5)
+    with pytest.raises(ValueError, match="n_features=1 is too small: the data uses 2 features"):
+        load_svmlight_file(b"1 2:1\n", n_features=1)
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"zero_based": "yes"}, "zero_based must be"),
+        ({"n_features": -1}, "n_features must be"),
+        ({"dtype": np.int32}, "dtype must be float32 or float64"),
+    ],
+)
+def test_bad_options(options, message):
+    with pytest.raises(ValueError, match=message):
+        load_svmlight_file(b"1 1:1\n", **options)
+
+
+def test_sources_path_pathlike_file_object_and_compressed(tmp_path):
+    content = b"1 1:2\n-1 2:4\n"
+    plain = tmp_path / "plain.txt"
+    plain.write_bytes(content)
+    (tmp_path / "data.gz").write_bytes(gzip.compress(content))
+    (tmp_path / "data.bz2").write_bytes(bz2.compress(content))
+    sources = [str(plain), plain, io.BytesIO(content), bytearray(content),
+               tmp_path / "data.gz", str(tmp_path / "data.bz2")]
+    for source in sources:
+        X, y = load_svmlight_file(source)
+        assert X.toarray().tolist() == [[2.0, 0.0], [0.0, 4.0]] and y.tolist() == [1.0, -1.0]
+
+
+def test_text_file_object_and_other_types_are_refused():
+    with pytest.raises(TypeError, match="binary mode"):
+        load_svmlight_file(io.StringIO("1 1:1\n"))
+    with pytest.raises(TypeError, match="f must be a path, a binary file object or bytes"):
+        load_svmlight_file(42)
+
+
+def test_missing_file_raises_os_error(tmp_path):
+    with pytest.raises(FileNotFoundError):
+        load_svmlight_file(tmp_path / "absent")
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"1 1:1\n1:2 3:4\n", "line 2: missing label (the line starts with the feature '1:2')"),
+        (b"1 1:1\nabc 1:2\n", "line 2: could not read the label 'abc' as a number"),
+        (b"1 1:1\n\n1 1:2 5\n", "line 3: malformed feature '5' (expected index:value)"),
+        (b"1 x:2\n", "line 1: malformed feature index in 'x:2'"),
+        (b"1 -1:2\n", "line 1: malformed feature index in '-1:2'"),
+        (b"1 1:\n", "line 1: could not read the value of feature '1:'"),
+        (b"1 1:2.5.5\n", "line 1: could not read the value of feature '1:2.5.5'"),
+        (b"1 1: 2\n", "line 1: could not read the value of feature '1:'"),
+        (b"1 7:1 5:1\n", "line 1: feature indices must be ascending (got 5 after 7)"),
+        (b"1 5:1 5:1\n", "line 1: feature indices must be ascending (got 5 after 5)"),
+        (b"1 qid:x 1:1\n", "line 1: malformed query id 'qid:x'"),
+        (b"1 1:1\n1 2:\x00\n", "line 2: contains a NUL byte"),
+        (b"1 1:1\n\xff\xfe\x89PNG 1:1\n", "line 2: could not read the label '\\xff\\xfe\\x89PNG'"),
+        (b"1 99999999999999999999:1\n", "line 1: malformed feature index"),
+    ],
+)
+def test_malformed_lines_name_the_line(content, message):
+    with pytest.raises(ValueError, match="^" + re.escape(f"<bytes>, {message}")):
+        load_svmlight_file(content)
+
+
+def test_error_names_the_file(tmp_path):
+    path = tmp_path / "heart_scale"
+    path.write_bytes(b"+1 1:1\n" * 16 + b"+1 7:1 5:2\n")
+    with pytest.raises(ValueError) as error:
+        load_svmlight_file(str(path))
+    assert str(error.value) == (
+        f"{path}, line 17: feature indices must be ascending (got 5 after 7)"
+    )
+
+
+def test_empty_input_gives_empty_matrix():
+    X, y = load_svmlight_file(b"")
+    assert X.shape == (0, 0) and y.shape == (0,)
+    X, y = load_svmlight_file(b"# only a comment\n", n_features=3)
+    assert X.shape == (0, 3)
+
+
+def test_load_files_share_width_and_base():
+    X1, y1, X2, y2 = load_svmlight_files([b"1 1:1 4:4\n", b"2 0:5\n"])
+    # index 0 in the second file makes both zero-based
+    assert X1.shape == X2.shape == (1, 5)
+    assert X1.toarray().tolist() == [[0.0, 1.0, 0.0, 0.0, 4.0]]
+    assert X2.toarray().tolist() == [[5.0, 0.0, 0.0, 0.0, 0.0]]
+    assert (y1.tolist(), y2.tolist()) == ([1.0], [2.0])
+    with pytest.raises(TypeError, match="files must be a list"):
+        load_svmlight_files("a9a")
+
+
+def test_explicit_zero_values_are_kept_as_read():
+    X, _ = load_svmlight_file(b"1 1:0 2:1\n")
+    assert X.nnz == 2 and X.toarray().tolist() == [[0.0, 1.0]]
+
+
+def test_pathlib_name_in_error(tmp_path):
+    path = pathlib.Path(tmp_path) / "bad"
+    path.write_bytes(b"1 1:x\n")
+    with pytest.raises(ValueError, match="^" + re.escape(f"{path}, line 1:")):
+        load_svmlight_file(path)

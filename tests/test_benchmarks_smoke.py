@@ -1,0 +1,89 @@
+"""Smoke tests of the benchmark suite ``benchmarks/run.py``.
+
+The end-to-end test runs the script as a user would (``python benchmarks/run.py`` from the
+project root) on the smallest shared data set and checks the report's shape, not its timings.
+The helper test checks the one piece of arithmetic the report relies on: reading per-pair dual
+coefficients out of LIBSVM's multiclass ``dual_coef_`` layout.
+"""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+BENCHMARKS_DIR = PROJECT_ROOT / "benchmarks"
+SHARED_DATA_DIR = PROJECT_ROOT.parent / "shared" / "data"
+EXPECTED_COLUMNS = [
+    "dataset",
+    "n_train x n_features",
+    "library",
+    "fit s",
+    "fit svmx/peer",
+    "predict s",
+    "predict svmx/peer",
+    "accuracy / MSE",
+    "n_SV",
+    "dual objective",
+    "objective rel. diff",
+    "fit peak MB",
+]
+
+
+def _cells(line):
+    """The stripped cells of one Markdown table line."""
+    return [cell.strip() for cell in line.strip().strip("|").split("|")]
+
+
+def test_quick_run_on_heart_scale_prints_the_table(tmp_path):
+    if not (SHARED_DATA_DIR / "heart_scale").is_file():
+        pytest.skip(
+            "../shared/data/heart_scale not found: benchmark data is on the team's machines"
+        )
+    output = tmp_path / "run.md"
+    command = [sys.executable, "benchmarks/run.py", "--quick", "--datasets", "heart_scale"]
+    result = subprocess.run(
+        [*command, "--output", str(output)],
+        cwd=PROJECT_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    lines = result.stdout.splitlines()
+    assert any("<= 1.00 means svmx is faster" in line for line in lines)
+    header = next(line for line in lines if line.startswith("| dataset | n_train"))
+    assert _cells(header) == EXPECTED_COLUMNS
+    rows = [_cells(line) for line in lines if line.startswith("| heart_scale |")]
+    svmx_row = next(row for row in rows if row[2] == "svmx")
+    assert len(svmx_row) == len(EXPECTED_COLUMNS)
+    assert svmx_row[1] == "270 x 13 (sparse)"
+    assert svmx_row[7].endswith("%")
+    assert output.read_text() == result.stdout.rstrip("\n") + "\n"
+
+
+def test_pair_coefficients_sum_the_one_vs_one_objectives(monkeypatch):
+    """The multiclass objective equals the sum of the three binary problems' objectives."""
+    from sklearn.svm import SVC
+
+    monkeypatch.syspath_prepend(str(BENCHMARKS_DIR))
+    from _peers import dual_objective, pair_coefficients
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(60, 2)) + np.repeat([[0, 0], [2, 0], [0, 2]], 20, axis=0)
+    y = np.repeat([0.0, 1.0, 2.0], 20)
+
+    def objective(model):
+        coefficients = pair_coefficients(model.dual_coef_, model.n_support_)
+        return dual_objective((model.support_vectors_, coefficients, None), gamma=0.5)
+
+    multiclass = objective(SVC(gamma=0.5, tol=1e-8).fit(X, y))
+    pairs = [(0, 1), (0, 2), (1, 2)]
+    binary = sum(
+        objective(SVC(gamma=0.5, tol=1e-8).fit(X[np.isin(y, pair)], y[np.isin(y, pair)]))
+        for pair in pairs
+    )
+    assert multiclass == pytest.approx(binary, rel=1e-9)
