@@ -140,15 +140,25 @@ def bench_peer(peer, data, repeat):
 
 
 def warm_up(peers, task):
-    """Run each library once on a tiny problem, so first-call costs are not timed."""
-    data = tiny_dataset(task)
+    """Run each library once on a tiny problem, so first-call costs are not timed.
+
+    Returns the peers that warmed up and one note per peer that failed (and is dropped).
+    """
+    data, ready, failures = tiny_dataset(task), [], []
     for peer in peers:
         log(f"warming up {peer.label} ({task})")
-        peer.probe_sparse(data)
-        peer.prepare(data)
-        peer.fit(1.0 / data.n_features)
-        peer.predict()
-        peer.release()
+        try:
+            peer.probe_sparse(data)
+            peer.prepare(data)
+            peer.fit(1.0 / data.n_features)
+            peer.predict()
+            ready.append(peer)
+        except Exception as error:  # noqa: BLE001 - drop the library, keep the suite going
+            failures.append(f"{peer.label}: warm-up failed ({type(error).__name__}: {error})")
+            log(failures[-1])
+        finally:
+            peer.release()
+    return ready, failures
 
 
 class PeerSet:
@@ -164,8 +174,8 @@ class PeerSet:
         """The warmed-up adapters for ``task``."""
         if task not in self.by_task:
             peers, skipped = make_peers(self.names, task, self.libsvm_threads)
-            self.skipped.extend(line for line in skipped if line not in self.skipped)
-            warm_up(peers, task)
+            peers, failures = warm_up(peers, task)
+            self.skipped.extend(line for line in skipped + failures if line not in self.skipped)
             self.by_task[task] = peers
         return self.by_task[task]
 
@@ -401,7 +411,7 @@ def render_report(rows, args, notes):
 def plot_fit_ratios(rows, path):
     """Bar chart of svmx's fit-time ratio to each peer, per data set (log scale).
 
-    Returns the path written, or None when matplotlib is not installed.
+    Returns the path written, or None when matplotlib is not installed or nothing ran.
     """
     try:
         import matplotlib
@@ -410,8 +420,10 @@ def plot_fit_ratios(rows, path):
         import matplotlib.pyplot as plt
     except ImportError:
         return None
-    datasets = [name for name in dict.fromkeys(row["dataset"] for row in rows)]
-    peers = [name for name in ["sklearn", "libsvm", "sklearnex"]]
+    datasets = list(dict.fromkeys(row["dataset"] for row in rows))
+    if not datasets:
+        return None
+    peers = ["sklearn", "libsvm", "sklearnex"]
     figure, axes = plt.subplots(figsize=(max(6, 1.1 * len(datasets) + 2), 4.5))
     width = 0.8 / len(peers)
     for index, peer in enumerate(peers):
@@ -507,7 +519,9 @@ def run(args):
         rows.extend(bench_dataset(data, peer_set, args))
         del data
         gc.collect()
-    notes += [f"not installed: {line}" for line in peer_set.skipped] + peer_set.notes()
+    if args.skip_slow_peers and "libsvm" in args.peers:
+        notes.append(f"libsvm not run on {', '.join(sorted(LARGE))} (--skip-slow-peers)")
+    notes += [f"not run: {line}" for line in peer_set.skipped] + peer_set.notes()
     return rows, notes
 
 
@@ -525,7 +539,7 @@ def main(argv=None):
     args.output.write_text(report)
     log(f"report written to {args.output}")
     chart = plot_fit_ratios(rows, args.output.with_suffix(".png"))
-    log(f"chart written to {chart}" if chart else "matplotlib not installed: no chart")
+    log(f"chart written to {chart}" if chart else "no chart (matplotlib missing or no rows)")
 
 
 if __name__ == "__main__":

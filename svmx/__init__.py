@@ -8,19 +8,25 @@ Examples
 [1]
 """
 
+from svmx import datasets, io, model_selection, preprocessing
 from svmx._config import show_config
 from svmx._version import __version__
-from svmx.exceptions import ConvergenceWarning, NotFittedError
+from svmx.exceptions import ConvergenceWarning, InvalidParameterError, NotFittedError
 from svmx.svm import SVC, SVR, NuSVC, NuSVR, OneClassSVM
 
 __all__ = [
     "SVC",
     "SVR",
     "ConvergenceWarning",
+    "InvalidParameterError",
     "NotFittedError",
     "NuSVC",
     "NuSVR",
     "OneClassSVM",
     "__version__",
+    "datasets",
+    "io",
+    "model_selection",
+    "preprocessing",
     "show_config",
 ]

@@ -6,11 +6,14 @@ the engine -> arrays back -> LIBSVM-layout attributes (`svmx._layout`).
 
 from __future__ import annotations
 
+import os
 import warnings
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import numpy as np
+import scipy.sparse as sp
 
 from svmx import _libsvm
 from svmx._estimator import BaseEstimator
@@ -53,7 +56,14 @@ COMMON_CONSTRAINTS: dict[str, list] = {
     "cache_size": [Interval("real", 0, None, closed="neither")],
     "verbose": [Kind("a bool or an int", types=(bool, np.bool_, int, np.integer))],
     "max_iter": [Interval("integral", -1, None, closed="left")],
+    "solver": [OneOf("auto", "smo", "block")],
+    "n_jobs": [OneOf(None), Interval("integral", None, -1, closed="right"),
+               Interval("integral", 1, None, closed="left")],
 }
+# Problems with at least this many variables go to the block solver under solver='auto'.
+BLOCK_SOLVER_MIN_SAMPLES = 20_000
+# The formulations the block solver handles (it has no Solver_NU counterpart).
+BLOCK_FORMULATIONS = ("c_svc", "one_class", "epsilon_svr")
 
 
 class BaseLibSVM(BaseEstimator):
@@ -69,9 +79,14 @@ class BaseLibSVM(BaseEstimator):
     def _validate_parameters(self) -> None:
         validate_params(self, self._parameter_constraints)
 
-    def _resolve_gamma(self, X: np.ndarray) -> float:
+    def _resolve_gamma(self, X: Any) -> float:
         if self.gamma == "scale":
-            variance = float(X.var())
+            if sp.issparse(X):
+                # E[X^2] - E[X]^2 over every entry, zeros included.
+                size = X.shape[0] * X.shape[1]
+                variance = float(X.multiply(X).sum() / size - (X.sum() / size) ** 2)
+            else:
+                variance = float(X.var(dtype=np.float64))
             return 1.0 / (X.shape[1] * variance) if variance != 0 else 1.0
         if self.gamma == "auto":
             return 1.0 / X.shape[1]
@@ -85,13 +100,38 @@ class BaseLibSVM(BaseEstimator):
             "coef0": float(self.coef0),
         }
 
-    def _solver_arguments(self) -> dict[str, Any]:
+    def _solver_arguments(self, n_rows: int, kernel_type: int) -> dict[str, Any]:
         return {
             "tol": float(self.tol),
             "cache_size": float(self.cache_size),
             "shrinking": bool(self.shrinking),
             "max_iter": int(self.max_iter),
+            "solver": self._engine_solver(n_rows, kernel_type),
         }
+
+    def _engine_solver(self, n_rows: int, kernel_type: int) -> str:
+        """'smo' or 'block' for a problem of n_rows samples."""
+        block_possible = (
+            self._formulation in BLOCK_FORMULATIONS
+            and kernel_type != _libsvm.KERNEL_TYPES["precomputed"]
+        )
+        if self.solver == "block":
+            if not block_possible:
+                raise ValueError(
+                    f"solver='block' is not available for {type(self).__name__} with "
+                    f"kernel={self.kernel!r}; it serves C-SVC, one-class and epsilon-SVR "
+                    "with a built-in kernel. Use solver='smo' or 'auto'."
+                )
+            return "block"
+        if self.solver == "auto" and block_possible and n_rows >= BLOCK_SOLVER_MIN_SAMPLES:
+            return "block"
+        return "smo"
+
+    def _thread_count(self) -> int:
+        if self.n_jobs is None or self.n_jobs < 0:
+            count = (os.cpu_count() or 1) + 1 + (self.n_jobs or -1)
+            return max(1, count)
+        return int(self.n_jobs)
 
     def _svmx_tags(self) -> dict[str, Any]:
         return {"pairwise": self.kernel == "precomputed", "requires_y": True}
@@ -113,10 +153,15 @@ class BaseLibSVM(BaseEstimator):
                     f"{(X.shape[0], X.shape[0])}; got shape {gram.shape}"
                 )
             return X, gram, _libsvm.KERNEL_TYPES["precomputed"]
-        if self.kernel == "precomputed" and X.shape[0] != X.shape[1]:
-            raise ValueError(
-                f"X must be a square Gram matrix when kernel='precomputed'; got shape {X.shape}"
-            )
+        if self.kernel == "precomputed":
+            if X.shape[0] != X.shape[1]:
+                raise ValueError(
+                    "X must be a square Gram matrix when kernel='precomputed'; "
+                    f"got shape {X.shape}"
+                )
+            gram = X.toarray() if sp.issparse(X) else X
+            return X, np.ascontiguousarray(gram, dtype=np.float64), \
+                _libsvm.KERNEL_TYPES["precomputed"]
         return X, X, _libsvm.KERNEL_TYPES[self.kernel]
 
     def _call_kernel(self, A: np.ndarray, B: np.ndarray) -> np.ndarray:
@@ -138,8 +183,10 @@ class BaseLibSVM(BaseEstimator):
         self.support_ = support
         if self.kernel == "precomputed":
             self.support_vectors_ = np.empty((0, 0), dtype=np.float64)
+        elif sp.issparse(X):
+            self.support_vectors_ = X[support].astype(np.float64)
         else:
-            self.support_vectors_ = X[support]
+            self.support_vectors_ = np.asarray(X[support], dtype=np.float64)
         if self.fit_status_ != 0:
             warnings.warn(
                 ConvergenceWarning(
@@ -165,7 +212,7 @@ class BaseLibSVM(BaseEstimator):
             try:
                 result = solve(
                     X, rows, **problem, **self._kernel_arguments(kernel_type),
-                    **self._solver_arguments(),
+                    **self._solver_arguments(len(rows), kernel_type),
                 )
             except ZeroDivisionError:
                 result = None
@@ -207,12 +254,13 @@ class BaseLibSVM(BaseEstimator):
     def _kernel_to_support(self, X_block: np.ndarray) -> np.ndarray:
         """K(X_block, support vectors) for the fitted kernel."""
         if self.kernel == "precomputed":
-            return X_block[:, self.support_]
+            columns = X_block[:, self.support_]
+            return columns.toarray() if sp.issparse(columns) else columns
         if callable(self.kernel):
             return self._call_kernel(X_block, self.support_vectors_)
         return _libsvm.kernel_matrix(
             X_block,
-            np.ascontiguousarray(self.support_vectors_, dtype=np.float64),
+            self.support_vectors_,
             **self._kernel_arguments(_libsvm.KERNEL_TYPES[self.kernel]),
         )
 
@@ -249,14 +297,15 @@ def fit_one_vs_one(
     """
     pairs = ovo_pairs(len(class_rows))
     class_names = list(class_names.tolist())  # plain Python values read well in messages
-    solutions = []
-    for number, (i, j) in enumerate(pairs, start=1):
+
+    def solve_pair(pair: tuple[int, int]) -> dict:
+        i, j = pair
         rows = np.concatenate([class_rows[i], class_rows[j]])
         labels = np.concatenate(
             [np.ones(class_rows[i].size, np.int8), -np.ones(class_rows[j].size, np.int8)]
         )
         try:
-            result = estimator._solve(
+            return estimator._solve(
                 matrix, rows, kernel_type, y=labels, C=np.ascontiguousarray(bounds[rows]),
                 **problem,
             )
@@ -264,6 +313,18 @@ def fit_one_vs_one(
             raise NonFiniteSolution(
                 f"Classes {class_names[i]!r} and {class_names[j]!r}: {error}"
             ) from None
+
+    # Each pair is an independent solve that releases the GIL, so threads train
+    # several at once; the results do not depend on the thread count.
+    threads = min(estimator._thread_count(), len(pairs))
+    if threads > 1:
+        with ThreadPoolExecutor(max_workers=threads) as pool:
+            results = pool.map(solve_pair, pairs)
+            results = list(results)
+    else:
+        results = map(solve_pair, pairs)
+    solutions = []
+    for number, ((i, j), result) in enumerate(zip(pairs, results), start=1):
         solutions.append(
             PairSolution(i, j, result["coef"], result["rho"], result["n_iter"], result["status"])
         )

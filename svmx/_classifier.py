@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+import scipy.sparse as sp
 
 from svmx._base import COMMON_CONSTRAINTS, BaseLibSVM, fit_one_vs_one
 from svmx._estimator import ClassifierMixin
@@ -155,6 +156,8 @@ class BaseSVC(ClassifierMixin, BaseLibSVM):
         if self.kernel != "linear":
             raise AttributeError("coef_ is only available when using a linear kernel")
         vectors = self.support_vectors_
+        if sp.issparse(vectors):
+            vectors = vectors.toarray()
         if self.classes_.size == 2:
             coef = self.dual_coef_ @ vectors
         else:

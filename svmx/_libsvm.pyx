@@ -17,6 +17,7 @@ from svmx._engine.kernel cimport (
     Kernel,
     KernelParams,
     Rows,
+    TiledRows,
     kernel_block,
     map_dot_products,
 )
@@ -113,10 +114,11 @@ cdef Rows block_rows(X, rows, double cache_size):
 
 cdef dict run_block_solver(X, rows, double[::1] p, signed char[::1] y, double[::1] alpha,
                            double[::1] C, int kernel_type, int degree, double gamma,
-                           double coef0, double tol, double cache_size, long max_iter):
+                           double coef0, double tol, double cache_size, long max_iter,
+                           int copies=1):
     cdef SolutionInfo info
     cdef KernelParams params
-    cdef Rows data = block_rows(X, rows, cache_size)
+    cdef Rows data = block_rows(X, rows, cache_size / copies)
     cdef BlockSolver solver = BlockSolver()
     cdef int size = block_size_for(p.shape[0], cache_size)
     if kernel_type == KERNEL_TYPES["precomputed"]:
@@ -127,6 +129,8 @@ cdef dict run_block_solver(X, rows, double[::1] p, signed char[::1] y, double[::
     params.coef0 = coef0
     if isinstance(data, DenseRows32):
         (<DenseRows32> data).reserve_block(size)
+    if copies > 1:
+        data = TiledRows(data, copies)
     with nogil:
         solver.solve(data, &params, &p[0], &y[0], &alpha[0], &C[0], tol, max_iter, size,
                      True, &info)
@@ -173,11 +177,13 @@ def solve_c_svc(X, rows, signed char[::1] y, double[::1] C, *, int kernel_type, 
 
 def solve_nu_svc(X, rows, signed char[::1] y, double[::1] C, double nu, *, int kernel_type,
                  int degree, double gamma, double coef0, double tol, double cache_size,
-                 bint shrinking, long max_iter):
+                 bint shrinking, long max_iter, str solver="smo"):
     """nu-SVC; C holds the per-sample bounds (class and sample weights).
 
     The solution is rescaled by the offset r so that it has C-SVC's form.
     """
+    if solver != "smo":
+        raise ValueError(f"solver={solver!r} is not available for this formulation; use 'smo'")
     cdef Py_ssize_t i, l = y.shape[0]
     cdef double half, sum_pos, sum_neg
     alpha = np.zeros(l, dtype=np.float64)
@@ -196,6 +202,8 @@ def solve_nu_svc(X, rows, signed char[::1] y, double[::1] C, double nu, *, int k
     p = np.zeros(l, dtype=np.float64)
     result = run_solver(SolverNU(), Q, p, y, alpha, C, tol, shrinking, max_iter)
     r = result["r"]
+    if not r > 0:
+        raise ZeroDivisionError("nu-SVC: the margin r is 0 (nu is too large for the data)")
     result["coef"] = alpha * np.asarray(y, dtype=np.float64) / r
     result["rho"] /= r
     result["obj"] /= r * r
@@ -204,7 +212,7 @@ def solve_nu_svc(X, rows, signed char[::1] y, double[::1] C, double nu, *, int k
 
 def solve_one_class(X, rows, double[::1] C, double nu, *, int kernel_type, int degree,
                     double gamma, double coef0, double tol, double cache_size,
-                    bint shrinking, long max_iter):
+                    bint shrinking, long max_iter, str solver="smo"):
     """One-class SVM: the first variables are filled up to nu * sum(C)."""
     cdef Py_ssize_t i, l = C.shape[0]
     cdef double remaining = nu * float(np.sum(C))
@@ -214,10 +222,15 @@ def solve_one_class(X, rows, double[::1] C, double nu, *, int kernel_type, int d
         remaining -= alpha[i]
         if remaining <= 0:
             break
-    kernel = make_kernel(X, rows, kernel_type, degree, gamma, coef0)
-    Q = OneClassQ(kernel, cache_size * 1048576.0)
     y = np.ones(l, dtype=np.int8)
     p = np.zeros(l, dtype=np.float64)
+    if solver == "block":
+        result = run_block_solver(X, rows, p, y, alpha, C, kernel_type, degree, gamma,
+                                  coef0, tol, cache_size, max_iter)
+        result["coef"] = alpha
+        return result
+    kernel = make_kernel(X, rows, kernel_type, degree, gamma, coef0)
+    Q = OneClassQ(kernel, cache_size * 1048576.0)
     result = run_solver(Solver(), Q, p, y, alpha, C, tol, shrinking, max_iter)
     result["coef"] = alpha
     return result
@@ -225,16 +238,21 @@ def solve_one_class(X, rows, double[::1] C, double nu, *, int kernel_type, int d
 
 def solve_epsilon_svr(X, rows, double[::1] target, double[::1] C, double epsilon, *,
                       int kernel_type, int degree, double gamma, double coef0, double tol,
-                      double cache_size, bint shrinking, long max_iter):
+                      double cache_size, bint shrinking, long max_iter, str solver="smo"):
     """epsilon-SVR as a 2l-variable problem; coef = alpha - alpha*."""
     cdef Py_ssize_t l = target.shape[0]
     values = np.asarray(target, dtype=np.float64)
-    kernel = make_kernel(X, rows, kernel_type, degree, gamma, coef0)
-    Q = SvrQ(kernel, cache_size * 1048576.0)
     alpha = np.zeros(2 * l, dtype=np.float64)
     p = np.concatenate([epsilon - values, epsilon + values])
     y = np.concatenate([np.ones(l, dtype=np.int8), -np.ones(l, dtype=np.int8)])
     bounds = np.concatenate([C, C])
+    if solver == "block":
+        result = run_block_solver(X, rows, p, y, alpha, bounds, kernel_type, degree, gamma,
+                                  coef0, tol, cache_size, max_iter, copies=2)
+        result["coef"] = alpha[:l] - alpha[l:]
+        return result
+    kernel = make_kernel(X, rows, kernel_type, degree, gamma, coef0)
+    Q = SvrQ(kernel, cache_size * 1048576.0)
     result = run_solver(Solver(), Q, p, y, alpha, bounds, tol, shrinking, max_iter)
     result["coef"] = alpha[:l] - alpha[l:]
     return result
@@ -242,8 +260,10 @@ def solve_epsilon_svr(X, rows, double[::1] target, double[::1] C, double epsilon
 
 def solve_nu_svr(X, rows, double[::1] target, double[::1] C, double nu, *, int kernel_type,
                  int degree, double gamma, double coef0, double tol, double cache_size,
-                 bint shrinking, long max_iter):
+                 bint shrinking, long max_iter, str solver="smo"):
     """nu-SVR as a 2l-variable problem; also returns the found ``epsilon`` (-r)."""
+    if solver != "smo":
+        raise ValueError(f"solver={solver!r} is not available for this formulation; use 'smo'")
     cdef Py_ssize_t i, l = target.shape[0]
     cdef double remaining = nu * float(np.sum(C)) / 2.0
     values = np.asarray(target, dtype=np.float64)
@@ -298,6 +318,12 @@ def kernel_matrix(X, Y, *, int kernel_type, int degree, double gamma, double coe
     cdef const double[:, ::1] Y_view
     cdef const double[::1] x_norms
     cdef const double[::1] y_norms
+    if not sp.issparse(X):
+        X = np.asarray(X)
+    if not sp.issparse(Y):
+        Y = np.asarray(Y)
+    if X.ndim != 2 or Y.ndim != 2:
+        raise ValueError(f"kernel_matrix needs 2-D inputs; got {X.ndim}-D and {Y.ndim}-D")
     if X.shape[1] != Y.shape[1]:
         raise ValueError(
             f"X has {X.shape[1]} features, but the support vectors have {Y.shape[1]}"

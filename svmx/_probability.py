@@ -87,8 +87,8 @@ def _held_out_decisions(estimator, matrix, rows, labels, bounds, kernel_type, ge
             K = matrix[np.ix_(rows[held_out], rows[training][support])]
         else:
             K = _libsvm.kernel_matrix(
-                np.ascontiguousarray(matrix[rows[held_out]]),
-                np.ascontiguousarray(matrix[rows[training][support]]),
+                matrix[rows[held_out]],
+                matrix[rows[training][support]],
                 **estimator._kernel_arguments(kernel_type),
             )
         decisions[held_out] = K @ result["coef"][support] - result["rho"]

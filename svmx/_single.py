@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+import scipy.sparse as sp
 
 from svmx._base import BaseLibSVM
 
@@ -65,7 +66,8 @@ class BaseSingleProblem(BaseLibSVM):
         """Primal weights of the linear kernel, of shape (1, n_features)."""
         if self.kernel != "linear":
             raise AttributeError("coef_ is only available when using a linear kernel")
-        coef = self.dual_coef_ @ self.support_vectors_
+        vectors = self.support_vectors_
+        coef = self.dual_coef_ @ (vectors.toarray() if sp.issparse(vectors) else vectors)
         coef.flags.writeable = False
         return coef
 

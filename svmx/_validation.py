@@ -194,7 +194,7 @@ using X.reshape(-1, 1) if it has a single feature or X.reshape(1, -1) if it is a
     if sp.issparse(X):
         if not accept_sparse:
             raise TypeError(f"{name}: sparse input is not supported here; pass a dense array")
-        X = X.toarray()
+        return _validate_sparse(X, name=name, n_features=n_features, owner=owner)
     if isinstance(X, str | bytes):
         raise TypeError(f"{name} must be array-like of numbers; got a string")
     array = np.asarray(X)
@@ -224,7 +224,9 @@ using X.reshape(-1, 1) if it has a single feature or X.reshape(1, -1) if it is a
                 f"Found array with 0 {noun}(s) (shape={array.shape}) while a minimum of 1 "
                 f"is required: {name} is empty."
             )
-    array = np.ascontiguousarray(array, dtype=np.float64)
+    # float32 is used as it is; everything else becomes float64.
+    array = np.ascontiguousarray(array, dtype=np.float32 if array.dtype == np.float32
+                                 else np.float64)
     if not np.isfinite(array).all():
         kind = "NaN" if np.isnan(array).any() else "infinity"
         raise ValueError(f"Input {name} contains {kind}; svmx needs finite values.")
@@ -234,6 +236,33 @@ using X.reshape(-1, 1) if it has a single feature or X.reshape(1, -1) if it is a
             "features as input."
         )
     return array
+
+
+def _validate_sparse(X: Any, *, name: str, n_features: int | None, owner: str) -> Any:
+    """CSR with sorted, unique indices and float32/float64 values; CSC and COO converted once."""
+    if X.dtype.kind == "c":
+        raise ValueError(f"Complex data not supported: {name} must be real-valued")
+    matrix = X.tocsr()
+    if matrix.dtype not in (np.float32, np.float64):
+        matrix = matrix.astype(np.float64)
+    if not matrix.has_canonical_format:
+        matrix = matrix.copy()
+        matrix.sum_duplicates()
+    for axis, noun in ((0, "sample"), (1, "feature")):
+        if matrix.shape[axis] == 0:
+            raise ValueError(
+                f"Found array with 0 {noun}(s) (shape={matrix.shape}) while a minimum of 1 "
+                f"is required: {name} is empty."
+            )
+    if not np.isfinite(matrix.data).all():
+        kind = "NaN" if np.isnan(matrix.data).any() else "infinity"
+        raise ValueError(f"Input {name} contains {kind}; svmx needs finite values.")
+    if n_features is not None and matrix.shape[1] != n_features:
+        raise ValueError(
+            f"{name} has {matrix.shape[1]} features, but {owner} is expecting {n_features} "
+            "features as input."
+        )
+    return matrix
 
 
 def feature_names_of(X: Any) -> np.ndarray | None:

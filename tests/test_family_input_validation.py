@@ -33,6 +33,8 @@ COMMON_BAD_VALUES = {
     "cache_size": [0, -200.0, "big", None],
     "verbose": ["loud", None, 1.5],
     "max_iter": [-2, 1.5, "10", None],
+    "solver": ["fast", "SMO", None, 1],
+    "n_jobs": [0, 1.5, "2", True],
 }
 CLASSIFIER_BAD_VALUES = {
     "class_weight": ["uniform", [1.0, 2.0], 1.0],

@@ -478,6 +478,9 @@ def test_two_fits_are_identical(name, load_shared):
 
 def test_default_parameters_match_sklearn():
     ours, theirs = SVC().get_params(), SklearnSVC().get_params()
+    # svmx's own additions: the solver choice and the threads for one-vs-one pairs.
+    assert ours.pop("solver") == "auto"
+    assert ours.pop("n_jobs") is None
     assert ours.keys() == theirs.keys()
     # scikit-learn 1.9 deprecates `probability` behind a "deprecated" sentinel; svmx keeps False.
     assert ours.pop("probability") is False

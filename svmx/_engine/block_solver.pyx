@@ -231,7 +231,7 @@ cdef class BlockSolver:
         cdef int l = <int> rows.n_rows
         cdef int q = block_size if block_size < l else l
         cdef int half = q // 2 if q >= 2 else 1
-        cdef int n_old, n_new, wanted, got, a, b, t, slot_start, i
+        cdef int n_new, wanted, got, a, b, t, slot_start, i
         cdef int replace_half = 0, round_number = 0
         cdef long n_updates = 0, made
         cdef double gap, eps_local, objective

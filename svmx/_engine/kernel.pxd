@@ -59,6 +59,13 @@ cdef class CsrRows(Rows):
     cdef double[::1] scattered
 
 
+cdef class TiledRows(Rows):
+    """`copies` back-to-back copies of other rows (row v is base row v mod n): the
+    2l variables of SVR over l samples."""
+    cdef Rows base
+    cdef int copies
+
+
 cdef class Kernel:
     """K(x_i, x_j) over a `Rows` object, with the row permutation it went through."""
     cdef Rows rows

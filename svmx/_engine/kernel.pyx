@@ -3,6 +3,7 @@
 
 from libc.math cimport exp, tanh
 from libc.stdlib cimport free, malloc
+from libc.string cimport memcpy
 from scipy.linalg.cython_blas cimport dgemm, dgemv, sgemm, sgemv
 
 from svmx._engine.fastmath cimport rbf_row
@@ -299,6 +300,59 @@ cdef class CsrRows(Rows):
         self.order[j] = held
         self.sq_norms[i] = self.sq_norms[j]
         self.sq_norms[j] = held_norm
+
+
+cdef class TiledRows(Rows):
+    """Rows repeated `copies` times: row v is row v mod n of `base`.
+
+    Used for epsilon-SVR in the block solver, whose 2l variables alpha and
+    alpha* share the kernel rows of the l samples.
+
+    Parameters
+    ----------
+    base : Rows
+    copies : int
+    """
+
+    def __cinit__(self, Rows base, int copies):
+        self.base = base
+        self.copies = copies
+        self.n_rows = base.n_rows * copies
+        self.n_features = base.n_features
+        self.sq_norms = np.tile(np.asarray(base.sq_norms), copies)
+
+    cdef void dot_column(self, Py_ssize_t i, Py_ssize_t start, Py_ssize_t end,
+                         double* out) noexcept nogil:
+        cdef Py_ssize_t t, n = self.base.n_rows
+        for t in range(start, end):
+            out[t - start] = self.base.dot(i % n, t % n)
+
+    cdef double dot(self, Py_ssize_t i, Py_ssize_t j) noexcept nogil:
+        cdef Py_ssize_t n = self.base.n_rows
+        return self.base.dot(i % n, j % n)
+
+    cdef int dot_block(self, const int* which, int n_which, float* out) noexcept nogil:
+        cdef Py_ssize_t n = self.base.n_rows, total = self.n_rows
+        cdef int b, copy, status
+        cdef int* base_which = <int*> malloc(max(n_which, 1) * sizeof(int))
+        cdef float* base_out
+        if base_which == NULL:
+            return -1
+        for b in range(n_which):
+            base_which[b] = <int> (which[b] % n)
+        # Compute into the first n entries of each output row, then repeat them.
+        base_out = <float*> malloc(max(<Py_ssize_t> n_which * n, 1) * sizeof(float))
+        if base_out == NULL:
+            free(base_which)
+            return -1
+        status = self.base.dot_block(base_which, n_which, base_out)
+        if status == 0:
+            for b in range(n_which):
+                for copy in range(self.copies):
+                    memcpy(out + b * total + copy * n, base_out + b * n, n * sizeof(float))
+        free(base_out)
+        free(base_which)
+        return status
 
 
 cdef class Kernel:

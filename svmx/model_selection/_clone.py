@@ -62,8 +62,8 @@ def clone(estimator: Any) -> Any:
 def is_classifier(estimator: Any) -> bool:
     """Tell whether ``estimator`` declares itself a classifier.
 
-    Reads scikit-learn's tags (``__sklearn_tags__().estimator_type``) when
-    present, else the older ``_estimator_type`` attribute.
+    Reads the ``_estimator_type`` attribute when present, else scikit-learn's
+    tags (``__sklearn_tags__().estimator_type``).
 
     Parameters
     ----------
@@ -80,6 +80,11 @@ def is_classifier(estimator: Any) -> bool:
     >>> is_classifier(Classifier()), is_classifier(object())
     (True, False)
     """
+    # The plain attribute first: svmx's own estimators carry it, and reading it
+    # avoids the scikit-learn import that building tags would cost.
+    declared = getattr(estimator, "_estimator_type", None)
+    if declared is not None:
+        return declared == "classifier"
     tags = getattr(estimator, "__sklearn_tags__", None)
     if callable(tags):
         try:
