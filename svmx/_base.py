@@ -324,7 +324,7 @@ def fit_one_vs_one(
     else:
         results = map(solve_pair, pairs)
     solutions = []
-    for number, ((i, j), result) in enumerate(zip(pairs, results), start=1):
+    for number, ((i, j), result) in enumerate(zip(pairs, results, strict=True), start=1):
         solutions.append(
             PairSolution(i, j, result["coef"], result["rho"], result["n_iter"], result["status"])
         )
