@@ -297,6 +297,25 @@ def squared_norms(X):
     return np.einsum("ij,ij->i", X, X, dtype=np.float64)
 
 
+# Above this fraction of stored entries a sparse block is faster through a dense GEMM.
+DENSE_ENOUGH = 0.05
+
+
+def dense_if_dense_enough(M):
+    """M as a dense array when it is not sparse enough to gain from sparse products.
+
+    Examples
+    --------
+    >>> dense_if_dense_enough(sp.csr_matrix(np.eye(2))).tolist()
+    [[1.0, 0.0], [0.0, 1.0]]
+    """
+    if not sp.issparse(M):
+        return np.asarray(M)
+    if M.nnz > DENSE_ENOUGH * M.shape[0] * M.shape[1]:
+        return M.toarray()
+    return M
+
+
 def kernel_matrix(X, Y, *, int kernel_type, int degree, double gamma, double coef0,
                   X_sq_norms=None, Y_sq_norms=None):
     """K(X, Y) of shape (len(X), len(Y)) for dense or CSR X and Y.
@@ -318,10 +337,8 @@ def kernel_matrix(X, Y, *, int kernel_type, int degree, double gamma, double coe
     cdef const double[:, ::1] Y_view
     cdef const double[::1] x_norms
     cdef const double[::1] y_norms
-    if not sp.issparse(X):
-        X = np.asarray(X)
-    if not sp.issparse(Y):
-        Y = np.asarray(Y)
+    X = dense_if_dense_enough(X)
+    Y = dense_if_dense_enough(Y)
     if X.ndim != 2 or Y.ndim != 2:
         raise ValueError(f"kernel_matrix needs 2-D inputs; got {X.ndim}-D and {Y.ndim}-D")
     if X.shape[1] != Y.shape[1]:

@@ -358,7 +358,10 @@ cdef class BlockSolver:
                 if weights[a] != 0.0:
                     add_row_to_gradient(l, rows_of[a], weights[a], y, G)
             if made == 0:
-                # Float32 kernel values cannot improve further: stop rather than spin.
+                # No pair in the block can move (float32 kernel values ran out of
+                # precision before the gap reached eps): stop rather than spin, and
+                # report the solve as not converged.
+                si.status = SOLVE_MAX_ITER
                 break
             replace_half = 1 - replace_half if round_number else 0
             round_number += 1
