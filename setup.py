@@ -68,7 +68,9 @@ def openmp_flags():
             handle.write(OPENMP_PROBE)
         for compile_args, link_args in candidates:
             try:
-                objects = compiler.compile([source], output_dir=workdir, extra_postargs=compile_args)
+                objects = compiler.compile(
+                    [source], output_dir=workdir, extra_postargs=compile_args
+                )
                 compiler.link_executable(
                     objects, "probe", output_dir=workdir, extra_postargs=link_args
                 )

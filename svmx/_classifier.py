@@ -109,7 +109,7 @@ class BaseSVC(ClassifierMixin, BaseLibSVM):
         bounds = self._class_bounds(self.class_weight_)[codes] * sample_weight
         keep = sample_weight > 0
         class_rows = [np.flatnonzero((codes == c) & keep) for c in range(classes.size)]
-        empty = [classes[c] for c, rows in enumerate(class_rows) if rows.size == 0]
+        empty = [classes.tolist()[c] for c, rows in enumerate(class_rows) if rows.size == 0]
         if empty:
             raise ValueError(
                 f"sample_weight is zero for every sample of class {empty[0]!r}; each class "

@@ -15,6 +15,7 @@ import numpy as np
 
 __all__ = [
     "PairSolution",
+    "pair_weights",
     "assemble_one_vs_one",
     "ovo_decision_from_kernel",
     "ovo_pairs",
@@ -94,13 +95,34 @@ def assemble_one_vs_one(class_rows: list[np.ndarray], solutions: list[PairSoluti
     }
 
 
+def pair_weights(dual_coef: np.ndarray, n_support: np.ndarray) -> np.ndarray:
+    """The (n_SV, n_pairs) matrix W with decision values = K(X, SV) @ W + intercept.
+
+    Column p of pair (i, j) holds dual_coef[j - 1] on class i's vectors and
+    dual_coef[i] on class j's, zero elsewhere, so one matrix product gives
+    every pair's decision values.
+
+    Examples
+    --------
+    >>> pair_weights(np.array([[1.0, -1.0]]), np.array([1, 1])).tolist()
+    [[1.0], [-1.0]]
+    """
+    n_classes = n_support.size
+    bounds = np.concatenate([[0], np.cumsum(n_support)])
+    pairs = ovo_pairs(n_classes)
+    weights = np.zeros((dual_coef.shape[1], max(len(pairs), 1)), dtype=np.float64)
+    for p, (i, j) in enumerate(pairs):
+        weights[bounds[i] : bounds[i + 1], p] = dual_coef[j - 1, bounds[i] : bounds[i + 1]]
+        weights[bounds[j] : bounds[j + 1], p] = dual_coef[i, bounds[j] : bounds[j + 1]]
+    return weights
+
+
 def ovo_decision_from_kernel(
     K: np.ndarray, dual_coef: np.ndarray, intercept: np.ndarray, n_support: np.ndarray
 ) -> np.ndarray:
     """One-vs-one decision values (n_samples, n_pairs) from K(X, support vectors).
 
-    Positive values favour the pair's first class. Each class's block of
-    kernel values is multiplied once by its coefficients for all pairs.
+    Positive values favour the pair's first class.
 
     Examples
     --------
@@ -109,16 +131,7 @@ def ovo_decision_from_kernel(
     ...                          np.array([1, 1])).tolist()
     [[1.5]]
     """
-    n_classes = n_support.size
-    bounds = np.concatenate([[0], np.cumsum(n_support)])
-    per_class = [
-        K[:, bounds[c] : bounds[c + 1]] @ dual_coef[:, bounds[c] : bounds[c + 1]].T
-        for c in range(n_classes)
-    ]
-    values = np.empty((K.shape[0], len(intercept)), dtype=np.float64)
-    for p, (i, j) in enumerate(ovo_pairs(n_classes)):
-        values[:, p] = per_class[i][:, j - 1] + per_class[j][:, i] + intercept[p]
-    return values
+    return K @ pair_weights(dual_coef, n_support) + intercept
 
 
 def vote(ovo_values: np.ndarray, n_classes: int) -> np.ndarray:

@@ -43,7 +43,49 @@ cdef extern from *:
             row[b] = svmx_exp_float(-gamma * distance);
         }
     }
+    /* The float64 exponential, also branch-free: x = n ln2 + r with Cody-Waite's
+       split of ln2 (n ln2_hi is exact), then a degree-12 Taylor polynomial of e^r
+       for |r| <= ln2 / 2. Relative error below 1e-15 for x in [-708, 709]; smaller
+       x return exp(-708) ~ 3e-308 (kernel values that small are zero for us). */
+    static inline double svmx_exp_double(double x) {
+        const double magic = 6755399441055744.0;  /* 1.5 * 2^52 */
+        const double ln2_hi = 6.93147180369123816490e-01;
+        const double ln2_lo = 1.90821492927058770002e-10;
+        double t, n, r, p, scale;
+        int64_t bits, magic_bits;
+        x = x < -708.0 ? -708.0 : x;
+        x = x > 709.0 ? 709.0 : x;
+        t = x * 1.4426950408889634 + magic;
+        memcpy(&bits, &t, sizeof(double));
+        memcpy(&magic_bits, &magic, sizeof(double));
+        bits -= magic_bits;
+        n = t - magic;
+        r = (x - n * ln2_hi) - n * ln2_lo;
+        p = 1.0 + r * (1.0 + r * (1.0 / 2 + r * (1.0 / 6 + r * (1.0 / 24 + r * (1.0 / 120
+            + r * (1.0 / 720 + r * (1.0 / 5040 + r * (1.0 / 40320 + r * (1.0 / 362880
+            + r * (1.0 / 3628800 + r * (1.0 / 39916800 + r * (1.0 / 479001600))))))))))));
+        bits = (bits + 1023) << 52;
+        memcpy(&scale, &bits, sizeof(double));
+        return p * scale;
+    }
+    /* The float64 version of svmx_rbf_row: row[b] = exp(-gamma * (sq_a + sq_b[b] -
+       2 row[b])), distances clipped at 0. */
+    #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+    __attribute__((target_clones("avx512f", "avx2", "default")))
+    #endif
+    static void svmx_rbf_row_double(double* row, Py_ssize_t n, double sq_a,
+                                    const double* sq_b, double gamma) {
+        Py_ssize_t b;
+        for (b = 0; b < n; b++) {
+            double distance = sq_a + sq_b[b] - 2.0 * row[b];
+            distance = distance > 0.0 ? distance : 0.0;
+            row[b] = svmx_exp_double(-gamma * distance);
+        }
+    }
     """
     float exp_float "svmx_exp_float"(float x) noexcept nogil
+    double exp_double "svmx_exp_double"(double x) noexcept nogil
+    void rbf_row_double "svmx_rbf_row_double"(double* row, Py_ssize_t n, double sq_a,
+                                              const double* sq_b, double gamma) noexcept nogil
     void rbf_row "svmx_rbf_row"(float* row, int n, float sq_a, const double* sq_b,
                                 float gamma) noexcept nogil

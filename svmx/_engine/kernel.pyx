@@ -1,12 +1,12 @@
 # cython: language_level=3, cdivision=True
 """Kernel functions and the row storage the solver works on."""
 
-from libc.math cimport exp, tanh
+from libc.math cimport tanh
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy
 from scipy.linalg.cython_blas cimport dgemm, dgemv, sgemm, sgemv
 
-from svmx._engine.fastmath cimport rbf_row
+from svmx._engine.fastmath cimport exp_double, rbf_row, rbf_row_double
 
 import numpy as np
 
@@ -27,7 +27,7 @@ cdef double kernel_from_dot(const KernelParams* params, double dot,
     """The kernel value of two rows given their dot product and squared norms."""
     cdef int kind = params.kernel_type
     if kind == RBF:
-        return exp(-params.gamma * (sq_norm_a + sq_norm_b - 2.0 * dot))
+        return exp_double(-params.gamma * (sq_norm_a + sq_norm_b - 2.0 * dot))
     if kind == POLY:
         return power_int(params.gamma * dot + params.coef0, params.degree)
     if kind == SIGMOID:
@@ -379,7 +379,7 @@ cdef class Kernel:
                      double* out) noexcept nogil:
         """out[t - start] = K(x_t, x_i) for t in [start, end)."""
         cdef Py_ssize_t t
-        cdef double sq_i, gamma = self.params.gamma, coef0 = self.params.coef0
+        cdef double gamma = self.params.gamma, coef0 = self.params.coef0
         cdef double[::1] sq_norms
         cdef int kind = self.params.kernel_type, degree = self.params.degree
         if kind == PRECOMPUTED:
@@ -389,9 +389,7 @@ cdef class Kernel:
         self.rows.dot_column(i, start, end, out)
         if kind == RBF:
             sq_norms = self.rows.sq_norms
-            sq_i = sq_norms[i]
-            for t in range(start, end):
-                out[t - start] = exp(-gamma * (sq_norms[t] + sq_i - 2.0 * out[t - start]))
+            rbf_row_double(out, end - start, sq_norms[i], &sq_norms[start], gamma)
         elif kind == POLY:
             for t in range(end - start):
                 out[t] = power_int(gamma * out[t] + coef0, degree)
@@ -439,18 +437,15 @@ cdef void map_dot_products(const KernelParams* params, double[:, ::1] dots,
                            const double[::1] Y_sq_norms) noexcept nogil:
     """Turn dot products dots[a, b] = X[a] . Y[b] into kernel values in place."""
     cdef Py_ssize_t a, b
-    cdef double distance
     cdef int kind = params.kernel_type
-    if kind == LINEAR or kind == PRECOMPUTED:
+    if kind == LINEAR or kind == PRECOMPUTED or dots.shape[1] == 0:
         return
     for a in range(dots.shape[0]):
-        for b in range(dots.shape[1]):
-            if kind == RBF:
-                distance = X_sq_norms[a] + Y_sq_norms[b] - 2.0 * dots[a, b]
-                if distance < 0.0:
-                    distance = 0.0
-                dots[a, b] = exp(-params.gamma * distance)
-            else:
+        if kind == RBF:
+            rbf_row_double(&dots[a, 0], dots.shape[1], X_sq_norms[a], &Y_sq_norms[0],
+                           params.gamma)
+        else:
+            for b in range(dots.shape[1]):
                 dots[a, b] = kernel_from_dot(params, dots[a, b], 0.0, 0.0)
 
 

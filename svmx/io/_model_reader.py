@@ -13,6 +13,8 @@ from svmx.io._model_format import CLASSIFIERS, KERNEL_NAMES, SVM_TYPES
 __all__ = ["load_model", "read_model_file"]
 
 _KERNELS_BY_LIBSVM_NAME = {libsvm: svmx for svmx, libsvm in KERNEL_NAMES.items()}
+# The largest feature index LIBSVM can write (its svm_node.index is a C int).
+_MAX_INDEX = 2**31 - 1
 # Header keywords and how many values each takes (None: a list).
 _HEADER_KEYS = {
     "svm_type": 1, "kernel_type": 1, "degree": 1, "gamma": 1, "coef0": 1, "nr_class": 1,
@@ -139,6 +141,11 @@ def _read_support_vectors(lines: list[str], first: int, header: dict) -> dict:
             column = _to_int(feature, number, "the feature index")
             if column < 0:
                 raise _ModelFileError(number, f"negative feature index in {token!r}")
+            if column > _MAX_INDEX:
+                # LIBSVM stores indices as C ints; the support vectors are held densely.
+                raise _ModelFileError(
+                    number, f"feature index in {token!r} exceeds {_MAX_INDEX}"
+                )
             rows.append(count)
             columns.append(column)
             values.append(_to_float(value, number, "the feature value"))
@@ -210,7 +217,13 @@ def _support_matrix(model: dict, n_features: int | None, name: str) -> np.ndarra
                 f"of the support vectors in {name}"
             )
         width = n_features
-    vectors = np.zeros((model["total_sv"], width), dtype=np.float64)
+    try:
+        vectors = np.zeros((model["total_sv"], width), dtype=np.float64)
+    except MemoryError:
+        raise ValueError(
+            f"{name}: the largest feature index ({width}) makes the {model['total_sv']} support "
+            "vectors too large to hold in memory"
+        ) from None
     vectors[model["rows"], columns - 1] = model["values"]
     return vectors
 

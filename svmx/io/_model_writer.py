@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from svmx.exceptions import NotFittedError
 from svmx.io._model_format import (
     CLASSIFIERS,
     KERNEL_NAMES,
@@ -46,7 +47,9 @@ def _check_fitted(estimator: Any) -> str:
             f"got {type(estimator).__name__}"
         )
     if not hasattr(estimator, "_dual_coef_"):
-        raise ValueError(f"this {type(estimator).__name__} is not fitted yet; call fit first")
+        raise NotFittedError(
+            f"this {type(estimator).__name__} is not fitted yet; call fit first"
+        )
     if callable(estimator.kernel):
         raise ValueError("a model with a callable kernel cannot be written as a LIBSVM file")
     return formulation

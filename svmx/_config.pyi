@@ -1,0 +1,6 @@
+"""Type stubs for the compiled module svmx._config."""
+
+from typing import Any, TextIO
+
+def build_info() -> dict[str, Any]: ...
+def show_config(file: TextIO | None = None) -> None: ...

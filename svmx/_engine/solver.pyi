@@ -1,0 +1,6 @@
+"""Type stubs for svmx._engine.solver (`solve` is C-level, see solver.pxd)."""
+
+class Solver:
+    def __init__(self) -> None: ...
+
+class SolverNU(Solver): ...

@@ -1,0 +1,19 @@
+# Public: the SMO solver of LIBSVM (Fan, Chen & Lin 2005) and its nu variant
+# (svmx/_engine/solver.pyx).
+#
+# Solver.solve minimises 1/2 a'Qa + p'a subject to y'a = Delta and 0 <= a_i <= C_i, starting
+# from the feasible `alpha` it is given and updating it in place; it fills a SolutionInfo and
+# returns its status (SOLVE_OK, SOLVE_MAX_ITER, SOLVE_OUT_OF_MEMORY, SOLVE_INTERRUPTED).
+# SolverNU adds the second equality constraint of nu-SVC and nu-SVR. solve runs without the
+# GIL (it takes it briefly only when check_signals is true).
+
+from svmx._engine.solver cimport (
+    SOLVE_INTERRUPTED,
+    SOLVE_MAX_ITER,
+    SOLVE_OK,
+    SOLVE_OUT_OF_MEMORY,
+    SolutionInfo,
+    Solver,
+    SolverNU,
+    SolveStatus,
+)
