@@ -62,14 +62,8 @@ cdef Kernel make_kernel(X, rows, int kernel_type, int degree, double gamma, doub
     return Kernel(gather_rows(X, rows), kernel_type, degree, gamma, coef0)
 
 
-cdef dict run_solver(Solver solver, QMatrix Q, double[::1] p, signed char[::1] y,
-                     double[::1] alpha, double[::1] C, double tol, bint shrinking,
-                     long max_iter):
-    cdef SolutionInfo info
-    cdef int l = <int> p.shape[0]
-    with nogil:
-        solver.solve(l, Q, &p[0], &y[0], &alpha[0], &C[0], tol, shrinking,
-                     max_iter, True, &info)
+cdef dict solution_of(const SolutionInfo* info):
+    """The engine's solution info as a dict; failures become exceptions here."""
     if info.status == SOLVE_OUT_OF_MEMORY:
         raise MemoryError("svmx: out of memory while training (try a smaller cache_size)")
     if info.status == SOLVE_INTERRUPTED:
@@ -82,6 +76,17 @@ cdef dict run_solver(Solver solver, QMatrix Q, double[::1] p, signed char[::1] y
         "n_kernel_rows": int(info.n_kernel_rows),
         "status": int(info.status),
     }
+
+
+cdef dict run_solver(Solver solver, QMatrix Q, double[::1] p, signed char[::1] y,
+                     double[::1] alpha, double[::1] C, double tol, bint shrinking,
+                     long max_iter):
+    cdef SolutionInfo info
+    cdef int l = <int> p.shape[0]
+    with nogil:
+        solver.solve(l, Q, &p[0], &y[0], &alpha[0], &C[0], tol, shrinking,
+                     max_iter, True, &info)
+    return solution_of(&info)
 
 
 def block_size_for(Py_ssize_t l, double cache_size):
@@ -134,18 +139,7 @@ cdef dict run_block_solver(X, rows, double[::1] p, signed char[::1] y, double[::
     with nogil:
         solver.solve(data, &params, &p[0], &y[0], &alpha[0], &C[0], tol, max_iter, size,
                      True, &info)
-    if info.status == SOLVE_OUT_OF_MEMORY:
-        raise MemoryError("svmx: out of memory while training (try a smaller cache_size)")
-    if info.status == SOLVE_INTERRUPTED:
-        raise KeyboardInterrupt
-    return {
-        "rho": info.rho,
-        "r": info.r,
-        "obj": info.obj,
-        "n_iter": int(info.n_iter),
-        "n_kernel_rows": int(info.n_kernel_rows),
-        "status": int(info.status),
-    }
+    return solution_of(&info)
 
 
 def solve_c_svc(X, rows, signed char[::1] y, double[::1] C, *, int kernel_type, int degree,

@@ -49,11 +49,14 @@ def _scaled_error(actual, expected):
     return np.max(np.abs(actual - expected)) / max(np.max(np.abs(expected)), 1e-12)
 
 
-@pytest.mark.parametrize("name", list(CLASSIFIERS))
-@pytest.mark.parametrize("solver", ["smo", "block"])
+CLASSIFIER_CASES = [(name, "smo") for name in CLASSIFIERS] + [
+    ("SVC", "block"),
+    ("OneClassSVM", "block"),  # 'block' serves C-SVC, one-class and epsilon-SVR only
+]
+
+
+@pytest.mark.parametrize("name, solver", CLASSIFIER_CASES)
 def test_float32_classifier_agrees_with_float64(name, solver):
-    if solver == "block" and name == "NuSVC":
-        pytest.skip("solver='block' serves C-SVC, one-class and epsilon-SVR only")
     X_train, y_train, X_test, _ = _split_every_fourth_row(*load_shared("heart_scale"))
     make = CLASSIFIERS[name]
     X32 = X_train.astype(np.float32)
@@ -73,11 +76,9 @@ def test_float32_classifier_agrees_with_float64(name, solver):
     assert model32.dual_coef_.dtype == np.float64
 
 
-@pytest.mark.parametrize("name", list(REGRESSORS))
-@pytest.mark.parametrize("solver", ["smo", "block"])
+# 'block' serves C-SVC, one-class and epsilon-SVR only.
+@pytest.mark.parametrize("name, solver", [("SVR", "smo"), ("NuSVR", "smo"), ("SVR", "block")])
 def test_float32_regressor_agrees_with_float64(name, solver):
-    if solver == "block" and name == "NuSVR":
-        pytest.skip("solver='block' serves C-SVC, one-class and epsilon-SVR only")
     X_train, y_train, X_test, _ = _split_every_fourth_row(*load_shared("housing_scale"))
     make = REGRESSORS[name]
     model64 = make().set_params(solver=solver, tol=DECISION_TOL).fit(X_train, y_train)

@@ -88,6 +88,28 @@ cdef inline void dot_rows_block(const double* rows, int n_rows, int n_features,
           <double*> vector, &one, &beta, out, &one)
 
 
+ctypedef fused real:
+    float
+    double
+
+
+cdef void swap_dense_rows(real[:, ::1] data, double[::1] sq_norms, Py_ssize_t i,
+                          Py_ssize_t j) noexcept nogil:
+    """Swap rows i and j of a dense matrix and of its squared norms."""
+    cdef Py_ssize_t k
+    cdef real held
+    cdef double held_norm
+    if i == j:
+        return
+    for k in range(data.shape[1]):
+        held = data[i, k]
+        data[i, k] = data[j, k]
+        data[j, k] = held
+    held_norm = sq_norms[i]
+    sq_norms[i] = sq_norms[j]
+    sq_norms[j] = held_norm
+
+
 cdef class DenseRows(Rows):
     """Dense rows: takes ownership of a C-contiguous float64 array it may permute.
 
@@ -129,17 +151,7 @@ cdef class DenseRows(Rows):
         return self.data[i, column]
 
     cdef void swap(self, Py_ssize_t i, Py_ssize_t j) noexcept nogil:
-        cdef Py_ssize_t k
-        cdef double held
-        if i == j:
-            return
-        for k in range(self.n_features):
-            held = self.data[i, k]
-            self.data[i, k] = self.data[j, k]
-            self.data[j, k] = held
-        held = self.sq_norms[i]
-        self.sq_norms[i] = self.sq_norms[j]
-        self.sq_norms[j] = held
+        swap_dense_rows(self.data, self.sq_norms, i, j)
 
 
 cdef class DenseRows32(Rows):
@@ -209,18 +221,7 @@ cdef class DenseRows32(Rows):
         return self.data[i, column]
 
     cdef void swap(self, Py_ssize_t i, Py_ssize_t j) noexcept nogil:
-        cdef Py_ssize_t k
-        cdef float held
-        cdef double held_norm
-        if i == j:
-            return
-        for k in range(self.n_features):
-            held = self.data[i, k]
-            self.data[i, k] = self.data[j, k]
-            self.data[j, k] = held
-        held_norm = self.sq_norms[i]
-        self.sq_norms[i] = self.sq_norms[j]
-        self.sq_norms[j] = held_norm
+        swap_dense_rows(self.data, self.sq_norms, i, j)
 
 
 cdef class CsrRows(Rows):

@@ -13,8 +13,8 @@ from svmx.io._model_format import CLASSIFIERS, KERNEL_NAMES, SVM_TYPES
 __all__ = ["load_model", "read_model_file"]
 
 _KERNELS_BY_LIBSVM_NAME = {libsvm: svmx for svmx, libsvm in KERNEL_NAMES.items()}
-# The largest feature index LIBSVM can write (its svm_node.index is a C int).
-_MAX_INDEX = 2**31 - 1
+# Every integer in a LIBSVM model file (labels, counts, indices) is a C int.
+_INT_MAX = 2**31 - 1
 # Header keywords and how many values each takes (None: a list).
 _HEADER_KEYS = {
     "svm_type": 1, "kernel_type": 1, "degree": 1, "gamma": 1, "coef0": 1, "nr_class": 1,
@@ -41,9 +41,12 @@ def _to_float(token: str, line: int, what: str) -> float:
 
 def _to_int(token: str, line: int, what: str) -> int:
     try:
-        return int(token)
+        value = int(token)
     except ValueError:
         raise _ModelFileError(line, f"could not read {what} {token!r} as an integer") from None
+    if not -_INT_MAX - 1 <= value <= _INT_MAX:
+        raise _ModelFileError(line, f"{what} {token!r} is out of the range of a C int")
+    return value
 
 
 def _read_header(lines: list[str]) -> tuple[dict, dict, int]:
@@ -118,7 +121,8 @@ def _read_support_vectors(lines: list[str], first: int, header: dict) -> dict:
     """Coefficients (n_coef, n_SV) and the (index, value) pairs of each support vector."""
     n_coef = header["nr_class"] - 1
     total = header["total_sv"]
-    coef = np.empty((n_coef, total), dtype=np.float64)
+    # Grown line by line, not allocated from total_sv, which may be corrupt.
+    coef: list[list[float]] = []
     rows, columns, values = [], [], []
     count = 0
     for index in range(first, len(lines)):
@@ -132,8 +136,7 @@ def _read_support_vectors(lines: list[str], first: int, header: dict) -> dict:
             raise _ModelFileError(
                 number, f"a support vector line needs {n_coef} coefficient(s) first"
             )
-        for c in range(n_coef):
-            coef[c, count] = _to_float(tokens[c], number, "the coefficient")
+        coef.append([_to_float(tokens[c], number, "the coefficient") for c in range(n_coef)])
         for token in tokens[n_coef:]:
             feature, colon, value = token.partition(":")
             if not colon:
@@ -141,11 +144,6 @@ def _read_support_vectors(lines: list[str], first: int, header: dict) -> dict:
             column = _to_int(feature, number, "the feature index")
             if column < 0:
                 raise _ModelFileError(number, f"negative feature index in {token!r}")
-            if column > _MAX_INDEX:
-                # LIBSVM stores indices as C ints; the support vectors are held densely.
-                raise _ModelFileError(
-                    number, f"feature index in {token!r} exceeds {_MAX_INDEX}"
-                )
             rows.append(count)
             columns.append(column)
             values.append(_to_float(value, number, "the feature value"))
@@ -155,7 +153,7 @@ def _read_support_vectors(lines: list[str], first: int, header: dict) -> dict:
             len(lines), f"expected {total} support vectors after 'SV', found {count} (truncated?)"
         )
     return {
-        "coef": coef,
+        "coef": np.array(coef, dtype=np.float64).reshape(total, n_coef).T.copy(),
         "rows": np.array(rows, dtype=np.intp),
         "columns": np.array(columns, dtype=np.intp),
         "values": np.array(values, dtype=np.float64),
@@ -231,7 +229,10 @@ def _support_matrix(model: dict, n_features: int | None, name: str) -> np.ndarra
 def _precomputed_support(model: dict, name: str) -> np.ndarray:
     serial = np.full(model["total_sv"], -1, dtype=np.int64)
     zero = model["columns"] == 0
-    serial[model["rows"][zero]] = model["values"][zero].astype(np.int64)
+    marks = model["values"][zero]
+    if not np.all((marks >= 1) & (marks <= _INT_MAX)):  # False for NaN too
+        raise ValueError(f"{name}: a serial number 0:{marks.min()} is out of range")
+    serial[model["rows"][zero]] = marks.astype(np.int64)
     if (serial < 1).any():
         raise ValueError(
             f"{name}: every support vector of a precomputed-kernel model needs 0:serial_number "

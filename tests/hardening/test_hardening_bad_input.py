@@ -285,7 +285,15 @@ BAD_CASES = [
     Bad("model-too-many-vectors", lambda c: load_model(c.model_file(GOOD_MODEL + "1 1:2\n")),
         ValueError, "line 12: more support vectors than total_sv"),
     Bad("model-huge-index", lambda c: load_model(c.model_file(
-        GOOD_MODEL.replace("1 1:1\n", "1 99999999999:1\n"))), ValueError, "line 10: feature index"),
+        GOOD_MODEL.replace("1 1:1\n", "1 99999999999:1\n"))), ValueError,
+        "line 10: the feature index '99999999999' is out of the range of a C int"),
+    Bad("model-huge-total-sv", lambda c: load_model(c.model_file(
+        GOOD_MODEL.replace("total_sv 2", "total_sv 999999999999"))), ValueError,
+        "line 5: total_sv '999999999999' is out of the range of a C int"),
+    Bad("model-large-total-sv", lambda c: load_model(c.model_file(
+        GOOD_MODEL.replace("svm_type c_svc", "svm_type epsilon_svr").replace(
+            "total_sv 2", "total_sv 2000000000").replace("label 1 -1\nnr_sv 1 1\n", ""))),
+        ValueError, "expected 2000000000 support vectors after 'SV', found 2"),
     Bad("model-features-too-few", lambda c: load_model(c.model_file(
         GOOD_MODEL.replace("1 1:1\n", "1 4:1\n")), n_features=2), ValueError, "n_features=2"),
     Bad("model-missing", lambda c: load_model(str(c.directory / "absent")), FileNotFoundError,
