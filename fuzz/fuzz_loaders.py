@@ -5,7 +5,8 @@ swapped lines, truncation, splices) of slices of the real data files in ../share
 of model files saved by svmx. Everything runs in this process. A reader may only return
 or raise ``ValueError``; after a successful ``load_model`` the model must predict a row of
 zeros (or raise ``ValueError``). Warnings count as failures, as in the test suite. Each
-failing input is saved with its traceback.
+failing input is saved with its traceback. The address space is limited (``--memory-limit-gb``)
+so that a runaway allocation shows up as a MemoryError.
 
 Usage::
 
@@ -36,6 +37,9 @@ from svmx.datasets import load_svmlight_file  # noqa: E402
 from svmx.io import load_model, save_model  # noqa: E402
 
 DATA_DIR = HERE.parent.parent / "shared" / "data"
+# A mutated feature index can make a model millions of features wide; predicting with it
+# only costs time.
+PREDICT_MAX_FEATURES = 100_000
 TOKENS = [
     b"\0", b":", b"-", b"+", b" ", b"\t", b"\n", b"\r\n", b"#", b"e", b"E", b".", b"0", b"1",
     b"-1", b"nan", b"inf", b"-inf", b"1e308", b"1e999", b"2147483647", b"2147483648",
@@ -131,6 +135,8 @@ def check_model(data: bytes, path: str) -> None:
         model = load_model(path)
     except ValueError:
         return
+    if model.n_features_in_ > PREDICT_MAX_FEATURES:
+        return
     try:
         model.predict(np.zeros((1, max(model.n_features_in_, 1))))
     except ValueError:
@@ -182,7 +188,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=HERE / "failures",
                         help="where failing inputs and tracebacks are saved")
     parser.add_argument("--report-every", type=int, default=10_000)
+    parser.add_argument("--memory-limit-gb", type=float, default=8.0,
+                        help="address-space limit, so a runaway allocation fails with "
+                             "MemoryError (reported) instead of exhausting the machine")
     args = parser.parse_args(argv)
+    if args.memory_limit_gb > 0 and sys.platform.startswith("linux"):
+        import resource
+
+        limit = int(args.memory_limit_gb * (1 << 30))
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     return run(args.n, args.seed, args.out, args.report_every)
 
 

@@ -20,8 +20,8 @@ from svmx._estimator import BaseEstimator
 from svmx._layout import (
     PairSolution,
     assemble_one_vs_one,
-    pair_weights,
     ovo_pairs,
+    pair_weights,
 )
 from svmx._validation import (
     Interval,
