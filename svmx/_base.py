@@ -35,7 +35,7 @@ from svmx._validation import (
 )
 from svmx.exceptions import ConvergenceWarning
 
-__all__ = ["BaseLibSVM", "NonFiniteSolution"]
+__all__ = ["BaseLibSVM", "NonFiniteSolution", "variance_of_entries"]
 
 
 class NonFiniteSolution(ValueError):
@@ -69,6 +69,36 @@ BLOCK_SOLVER_MIN_SAMPLES = 20_000
 BLOCK_FORMULATIONS = ("c_svc", "one_class", "epsilon_svr")
 
 
+# Rows per chunk when a statistic of X is accumulated without a full-size temporary.
+STATISTICS_CHUNK_ROWS = 4096
+
+
+def variance_of_entries(X: Any) -> float:
+    """The variance of all entries of X (zeros included), in float64.
+
+    Dense X takes two passes over row chunks, so no temporary the size of X is
+    made (``X.var()`` would make one, in float64 even for float32 X); sparse X
+    uses E[X^2] - E[X]^2 over the stored entries.
+
+    Examples
+    --------
+    >>> variance_of_entries(np.array([[0.0, 2.0], [4.0, 6.0]]))
+    5.0
+    """
+    size = X.shape[0] * X.shape[1]
+    if sp.issparse(X):
+        mean = float(X.sum(dtype=np.float64)) / size
+        return float(X.multiply(X).sum(dtype=np.float64)) / size - mean**2
+    chunks = range(0, X.shape[0], STATISTICS_CHUNK_ROWS)
+    total = sum(float(X[i : i + STATISTICS_CHUNK_ROWS].sum(dtype=np.float64)) for i in chunks)
+    mean = total / size
+    squares = 0.0
+    for i in chunks:
+        centred = X[i : i + STATISTICS_CHUNK_ROWS].astype(np.float64) - mean
+        squares += float(np.einsum("ij,ij->", centred, centred))
+    return squares / size
+
+
 class BaseLibSVM(BaseEstimator):
     """Everything the five LIBSVM formulations share.
 
@@ -84,12 +114,7 @@ class BaseLibSVM(BaseEstimator):
 
     def _resolve_gamma(self, X: Any) -> float:
         if self.gamma == "scale":
-            if sp.issparse(X):
-                # E[X^2] - E[X]^2 over every entry, zeros included.
-                size = X.shape[0] * X.shape[1]
-                variance = float(X.multiply(X).sum() / size - (X.sum() / size) ** 2)
-            else:
-                variance = float(X.var(dtype=np.float64))
+            variance = variance_of_entries(X)
             return 1.0 / (X.shape[1] * variance) if variance != 0 else 1.0
         if self.gamma == "auto":
             return 1.0 / X.shape[1]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 from typing import Any
 
@@ -34,9 +35,13 @@ class _ModelFileError(ValueError):
 
 def _to_float(token: str, line: int, what: str) -> float:
     try:
-        return float(token)
+        value = float(token)
     except ValueError:
         raise _ModelFileError(line, f"could not read {what} {token!r} as a number") from None
+    if not math.isfinite(value):
+        # A trained model is finite; NaN or infinity here would only give NaN predictions.
+        raise _ModelFileError(line, f"{what} {token!r} is not a finite number")
+    return value
 
 
 def _to_int(token: str, line: int, what: str) -> int:

@@ -294,6 +294,14 @@ BAD_CASES = [
         GOOD_MODEL.replace("svm_type c_svc", "svm_type epsilon_svr").replace(
             "total_sv 2", "total_sv 2000000000").replace("label 1 -1\nnr_sv 1 1\n", ""))),
         ValueError, "expected 2000000000 support vectors after 'SV', found 2"),
+    Bad("model-nan-coefficient", lambda c: load_model(c.model_file(
+        GOOD_MODEL.replace("-1 1:-1\n", "nan 1:-1\n"))), ValueError,
+        "line 11: the coefficient 'nan' is not a finite number"),
+    Bad("model-infinite-rho", lambda c: load_model(c.model_file(
+        GOOD_MODEL.replace("rho 0", "rho -inf"))), ValueError, "line 6: rho '-inf' is not a finite"),
+    Bad("model-overflowing-value", lambda c: load_model(c.model_file(
+        GOOD_MODEL.replace("1 1:1\n", "1 1:1e999\n"))), ValueError,
+        "line 10: the feature value '1e999' is not a finite number"),
     Bad("model-features-too-few", lambda c: load_model(c.model_file(
         GOOD_MODEL.replace("1 1:1\n", "1 4:1\n")), n_features=2), ValueError, "n_features=2"),
     Bad("model-missing", lambda c: load_model(str(c.directory / "absent")), FileNotFoundError,
