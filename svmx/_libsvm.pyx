@@ -6,6 +6,10 @@ Each `solve_*` function trains one LIBSVM formulation on the rows `rows` of
 from the engine become exceptions here, after the GIL is taken back.
 """
 
+from cpython.exc cimport PyErr_Occurred
+
+import threading
+
 import numpy as np
 import scipy.sparse as sp
 
@@ -62,12 +66,19 @@ cdef Kernel make_kernel(X, rows, int kernel_type, int degree, double gamma, doub
     return Kernel(gather_rows(X, rows), kernel_type, degree, gamma, coef0)
 
 
+cdef int raise_pending_interrupt() except -1:
+    """Re-raise the exception a signal handler left pending during the solve."""
+    if PyErr_Occurred() != NULL:
+        return -1
+    raise KeyboardInterrupt
+
+
 cdef dict solution_of(const SolutionInfo* info):
     """The engine's solution info as a dict; failures become exceptions here."""
     if info.status == SOLVE_OUT_OF_MEMORY:
         raise MemoryError("svmx: out of memory while training (try a smaller cache_size)")
     if info.status == SOLVE_INTERRUPTED:
-        raise KeyboardInterrupt
+        raise_pending_interrupt()
     return {
         "rho": info.rho,
         "r": info.r,
@@ -83,9 +94,11 @@ cdef dict run_solver(Solver solver, QMatrix Q, double[::1] p, signed char[::1] y
                      long max_iter):
     cdef SolutionInfo info
     cdef int l = <int> p.shape[0]
+    # Only the main thread receives signals: worker threads need not poll for them.
+    cdef bint on_main_thread = threading.current_thread() is threading.main_thread()
     with nogil:
         solver.solve(l, Q, &p[0], &y[0], &alpha[0], &C[0], tol, shrinking,
-                     max_iter, True, &info)
+                     max_iter, on_main_thread, &info)
     return solution_of(&info)
 
 
@@ -125,6 +138,7 @@ cdef dict run_block_solver(X, rows, double[::1] p, signed char[::1] y, double[::
     cdef KernelParams params
     cdef Rows data = block_rows(X, rows, cache_size / copies)
     cdef BlockSolver solver = BlockSolver()
+    cdef bint on_main_thread = threading.current_thread() is threading.main_thread()
     cdef int size = block_size_for(p.shape[0], cache_size)
     if kernel_type == KERNEL_TYPES["precomputed"]:
         raise ValueError("solver='block' does not support kernel='precomputed'; use 'smo'")
@@ -138,7 +152,7 @@ cdef dict run_block_solver(X, rows, double[::1] p, signed char[::1] y, double[::
         data = TiledRows(data, copies)
     with nogil:
         solver.solve(data, &params, &p[0], &y[0], &alpha[0], &C[0], tol, max_iter, size,
-                     True, &info)
+                     on_main_thread, &info)
     return solution_of(&info)
 
 

@@ -23,7 +23,6 @@ Kernel values are float32 here, as in LIBSVM's cache; the gradient is kept
 in float64.
 """
 
-from cpython.exc cimport PyErr_CheckSignals
 from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memset
 
@@ -35,18 +34,12 @@ from svmx._engine.solver cimport (
     SOLVE_OUT_OF_MEMORY,
     SolutionInfo,
     rho_from_gradient,
+    signals_pending,
     update_pair,
 )
 
 cdef double INF = float("inf")
 cdef double TAU = 1e-12
-
-
-cdef inline bint signals_pending() noexcept nogil:
-    cdef bint raised
-    with gil:
-        raised = PyErr_CheckSignals() != 0
-    return raised
 
 
 cdef inline bint in_up(signed char y, double alpha, double C) noexcept nogil:

@@ -19,6 +19,7 @@ cdef struct SolutionInfo:
     int status              # a SolveStatus
 
 
+cdef bint signals_pending() noexcept nogil
 cdef void update_pair(signed char y_i, signed char y_j, double G_i, double G_j,
                       double QD_i, double QD_j, double Q_ij, double C_i, double C_j,
                       double* alpha_i, double* alpha_j) noexcept nogil

@@ -16,7 +16,7 @@ of it owed to variables at their upper bound (sum over a_j = C_j of C_j Q_j),
 kept so that G can be rebuilt for shrunk variables.
 """
 
-from cpython.exc cimport PyErr_CheckSignals
+from libc.time cimport CLOCKS_PER_SEC, clock, clock_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy
 
@@ -24,6 +24,9 @@ from svmx._engine.qmatrix cimport QMatrix
 
 cdef double INF = float("inf")
 cdef double TAU = 1e-12
+# How often (CPU seconds) a solve polls for Ctrl-C: often enough to stop within a
+# second, rarely enough not to contend for the GIL with other threads.
+cdef double SIGNAL_CHECK_SECONDS = 0.2
 
 cdef enum AlphaStatus:
     LOWER_BOUND = 0
@@ -31,12 +34,27 @@ cdef enum AlphaStatus:
     FREE = 2
 
 
-cdef inline bint signals_pending() noexcept nogil:
-    """True when Ctrl-C (or another signal whose handler raised) arrived."""
+cdef extern from "Python.h":
+    # Declared without an exception check: the exception a signal handler raises
+    # (KeyboardInterrupt for Ctrl-C) stays pending until the binding re-raises it.
+    int PyErr_CheckSignals() noexcept
+
+
+cdef bint signals_pending() noexcept nogil:
+    """True when a signal handler raised (Ctrl-C); its exception is left pending."""
     cdef bint raised
     with gil:
         raised = PyErr_CheckSignals() != 0
     return raised
+
+
+cdef bint time_to_check_signals(clock_t* last_check) noexcept nogil:
+    """True at most every SIGNAL_CHECK_SECONDS of CPU time (the GIL is taken only then)."""
+    cdef clock_t now = clock()
+    if <double> (now - last_check[0]) < SIGNAL_CHECK_SECONDS * CLOCKS_PER_SEC:
+        return False
+    last_check[0] = now
+    return True
 
 
 cdef void update_pair(signed char y_i, signed char y_j, double G_i, double G_j,
@@ -251,6 +269,7 @@ cdef class Solver:
         cdef int i, j, k, counter
         cdef long n_iter = 0
         cdef bint converged = False, upper_i, upper_j
+        cdef clock_t last_check = clock()
         cdef const float* Q_i
         cdef const float* Q_j
         cdef double C_i, C_j, old_alpha_i, old_alpha_j, delta_alpha_i, delta_alpha_j
@@ -310,9 +329,10 @@ cdef class Solver:
                 counter = min(l, 1000)
                 if shrinking:
                     self.do_shrinking()
-                if check_signals and signals_pending():
-                    si.status = SOLVE_INTERRUPTED
-                    break
+            if (check_signals and (n_iter & 63) == 0 and time_to_check_signals(&last_check)
+                    and signals_pending()):
+                si.status = SOLVE_INTERRUPTED
+                break
             if self.select_working_set(&i, &j) != 0:
                 self.reconstruct_gradient()
                 self.active_size = l

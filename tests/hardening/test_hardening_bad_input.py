@@ -298,7 +298,8 @@ BAD_CASES = [
         GOOD_MODEL.replace("-1 1:-1\n", "nan 1:-1\n"))), ValueError,
         "line 11: the coefficient 'nan' is not a finite number"),
     Bad("model-infinite-rho", lambda c: load_model(c.model_file(
-        GOOD_MODEL.replace("rho 0", "rho -inf"))), ValueError, "line 6: rho '-inf' is not a finite"),
+        GOOD_MODEL.replace("rho 0", "rho -inf"))), ValueError,
+        "line 6: rho '-inf' is not a finite number"),
     Bad("model-overflowing-value", lambda c: load_model(c.model_file(
         GOOD_MODEL.replace("1 1:1\n", "1 1:1e999\n"))), ValueError,
         "line 10: the feature value '1e999' is not a finite number"),
