@@ -16,6 +16,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from svmx import _libsvm
+from svmx._engine import predict
 from svmx._estimator import BaseEstimator
 from svmx._layout import (
     PairSolution,
@@ -23,6 +24,7 @@ from svmx._layout import (
     ovo_pairs,
     pair_weights,
 )
+from svmx._shared_gram import shared_gram
 from svmx._validation import (
     Interval,
     Kind,
@@ -128,10 +130,14 @@ class BaseLibSVM(BaseEstimator):
             "coef0": float(self.coef0),
         }
 
-    def _solver_arguments(self, n_rows: int, kernel_type: int) -> dict[str, Any]:
+    def _solver_arguments(
+        self, n_rows: int, kernel_type: int, cache_size: float | None = None,
+        threads: int | None = None,
+    ) -> dict[str, Any]:
         return {
+            "n_threads": self._thread_count() if threads is None else threads,
             "tol": float(self.tol),
-            "cache_size": float(self.cache_size),
+            "cache_size": float(self.cache_size if cache_size is None else cache_size),
             "shrinking": bool(self.shrinking),
             "max_iter": int(self.max_iter),
             "solver": self._engine_solver(n_rows, kernel_type),
@@ -228,8 +234,13 @@ class BaseLibSVM(BaseEstimator):
         if self.verbose:
             print(f"[svmx] {type(self).__name__}: {message}", flush=True)
 
-    def _solve(self, X: np.ndarray, rows: np.ndarray, kernel_type: int, **problem: Any) -> dict:
+    def _solve(
+        self, X: np.ndarray, rows: np.ndarray, kernel_type: int,
+        cache_size: float | None = None, threads: int | None = None, **problem: Any,
+    ) -> dict:
         """Solve one problem in the engine; raise NonFiniteSolution if it has no finite answer.
+
+        ``cache_size`` (MB) and ``threads`` override the estimator's for this solve.
 
         nu-SVC divides its solution by the margin r, which is 0 when nu is too
         large for the data (the classes' reduced convex hulls overlap); the
@@ -240,7 +251,7 @@ class BaseLibSVM(BaseEstimator):
             try:
                 result = solve(
                     X, rows, **problem, **self._kernel_arguments(kernel_type),
-                    **self._solver_arguments(len(rows), kernel_type),
+                    **self._solver_arguments(len(rows), kernel_type, cache_size, threads),
                 )
             except ZeroDivisionError:
                 result = None
@@ -297,12 +308,34 @@ class BaseLibSVM(BaseEstimator):
         size = max(1, PREDICT_BLOCK_ENTRIES // n_support)
         return [slice(start, min(start + size, n_rows)) for start in range(0, n_rows, size)]
 
+    def _engine_decision(self, X: Any) -> np.ndarray | None:
+        """K(X, SV) W without the intercept from the prediction engine, one column per
+        pair (or one for a single problem); None where the engine does not apply.
+
+        The engine serves the built-in kernels, with sparse support vectors or dense
+        ones whose transposed copy stays within its size budget.
+        """
+        vectors = self.support_vectors_
+        if (
+            callable(self.kernel)
+            or self.kernel == "precomputed"
+            or vectors.shape[0] == 0
+            or not predict.serves(vectors)
+        ):
+            return None
+        return predict.decision_values(
+            X, vectors, self._dual_coef_, self._n_support, n_threads=self._thread_count(),
+            **self._kernel_arguments(_libsvm.KERNEL_TYPES[self.kernel]),
+        )
+
     def _ovo_decision(self, X: np.ndarray) -> np.ndarray:
         """One-vs-one decision values in LIBSVM's sign (positive: first class)."""
-        weights = pair_weights(self._dual_coef_, self._n_support)
-        values = np.empty((X.shape[0], weights.shape[1]), dtype=np.float64)
-        for block in self._row_blocks(X.shape[0]):
-            values[block] = self._kernel_to_support(X[block]) @ weights
+        values = self._engine_decision(X)
+        if values is None:
+            weights = pair_weights(self._dual_coef_, self._n_support)
+            values = np.empty((X.shape[0], weights.shape[1]), dtype=np.float64)
+            for block in self._row_blocks(X.shape[0]):
+                values[block] = self._kernel_to_support(X[block]) @ weights
         return values + self._intercept_
 
 
@@ -322,6 +355,29 @@ def fit_one_vs_one(
     """
     pairs = ovo_pairs(len(class_rows))
     class_names = list(class_names.tolist())  # plain Python values read well in messages
+    threads = min(estimator._thread_count(), len(pairs))
+    # Pairs run side by side on `threads` threads, each solve on its share of the rest.
+    threads_per_pair = max(1, estimator._thread_count() // threads)
+    # Under solver='auto' the pairs of a many-class problem share one Gram matrix
+    # when it fits the cache; 'smo' keeps LIBSVM's per-pair kernel columns.
+    gram = None
+    if estimator.solver == "auto" and kernel_type != _libsvm.KERNEL_TYPES["precomputed"]:
+        gram = shared_gram(
+            matrix, class_rows, estimator._kernel_arguments(kernel_type),
+            float(estimator.cache_size), threads,
+        )
+    if gram is not None:
+        estimator._report(
+            f"one {gram.matrix.shape[0]} x {gram.matrix.shape[0]} kernel matrix shared by "
+            f"{len(pairs)} pairs"
+        )
+        solve_matrix, solve_kernel, pair_cache = (
+            gram.matrix, _libsvm.KERNEL_TYPES["precomputed"], gram.pair_cache_size
+        )
+        solve_rows = [gram.position[rows] for rows in class_rows]
+    else:
+        solve_matrix, solve_kernel, pair_cache = matrix, kernel_type, None
+        solve_rows = class_rows
 
     def solve_pair(pair: tuple[int, int]) -> dict:
         i, j = pair
@@ -331,7 +387,9 @@ def fit_one_vs_one(
         )
         try:
             return estimator._solve(
-                matrix, rows, kernel_type, y=labels, C=np.ascontiguousarray(bounds[rows]),
+                solve_matrix, np.concatenate([solve_rows[i], solve_rows[j]]), solve_kernel,
+                cache_size=pair_cache, threads=threads_per_pair, y=labels,
+                C=np.ascontiguousarray(bounds[rows]),
                 **problem,
             )
         except NonFiniteSolution as error:
@@ -341,7 +399,6 @@ def fit_one_vs_one(
 
     # Each pair is an independent solve that releases the GIL, so threads train
     # several at once; the results do not depend on the thread count.
-    threads = min(estimator._thread_count(), len(pairs))
     if threads > 1:
         with ThreadPoolExecutor(max_workers=threads) as pool:
             results = pool.map(solve_pair, pairs)

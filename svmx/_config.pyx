@@ -1,21 +1,15 @@
 # cython: language_level=3
 """What this build of svmx was compiled with, for bug reports."""
 
+from svmx._engine.openmp cimport openmp_max_threads
+
 import platform
 import sys
 
+
 cdef extern from *:
-    """
-    #ifdef _OPENMP
-    #include <omp.h>
-    static int svmx_openmp_max_threads(void) { return omp_get_max_threads(); }
-    #else
-    static int svmx_openmp_max_threads(void) { return 1; }
-    #endif
-    """
     int SVMX_DEBUG_BUILD
     int SVMX_OPENMP_BUILD
-    int svmx_openmp_max_threads()
 
 
 def build_info():
@@ -39,7 +33,7 @@ def build_info():
         "scipy": scipy.__version__,
         "debug_build": bool(SVMX_DEBUG_BUILD),
         "openmp": bool(SVMX_OPENMP_BUILD),
-        "openmp_max_threads": svmx_openmp_max_threads() if SVMX_OPENMP_BUILD else 1,
+        "openmp_max_threads": openmp_max_threads(),
         "blas": "scipy.linalg.cython_blas (the BLAS scipy was built with)",
     }
 

@@ -25,6 +25,7 @@ from svmx._engine.kernel cimport (
     kernel_block,
     map_dot_products,
 )
+from svmx._engine.openmp cimport openmp_max_threads
 from svmx._engine.qmatrix cimport OneClassQ, QMatrix, SvcQ, SvrQ
 from svmx._engine.solver cimport (
     SOLVE_INTERRUPTED,
@@ -57,13 +58,22 @@ cdef Rows gather_rows(X, rows):
     return DenseRows(np.ascontiguousarray(X[rows], dtype=np.float64))
 
 
-cdef Kernel make_kernel(X, rows, int kernel_type, int degree, double gamma, double coef0):
-    """A kernel over the rows `rows` of X (for 'precomputed', X is the Gram matrix)."""
+cdef Kernel make_kernel(X, rows, int kernel_type, int degree, double gamma, double coef0,
+                        int n_threads=1):
+    """A kernel over the rows `rows` of X (for 'precomputed', X is the Gram matrix);
+    sparse rows compute long kernel columns on up to `n_threads` threads."""
+    cdef Rows data
     rows = np.asarray(rows, dtype=np.intp)
     if kernel_type == KERNEL_TYPES["precomputed"]:
-        gram = np.ascontiguousarray(np.asarray(X)[np.ix_(rows, rows)], dtype=np.float64)
+        X = np.asarray(X)
+        if X.dtype == np.float32:  # the Gram matrix one-vs-one pairs share
+            return Kernel(DenseRows32(np.ascontiguousarray(X[rows][:, rows])),
+                          kernel_type, degree, gamma, coef0)
+        gram = np.ascontiguousarray(X[np.ix_(rows, rows)], dtype=np.float64)
         return Kernel(DenseRows(gram), kernel_type, degree, gamma, coef0)
-    return Kernel(gather_rows(X, rows), kernel_type, degree, gamma, coef0)
+    data = gather_rows(X, rows)
+    data.set_threads(n_threads)
+    return Kernel(data, kernel_type, degree, gamma, coef0)
 
 
 cdef int raise_pending_interrupt() except -1:
@@ -116,24 +126,35 @@ def block_size_for(Py_ssize_t l, double cache_size):
     return int(max(2, min(size, l)))
 
 
+# Sparse data at most this dense keeps its CSR form in the block solver: sparse-times-
+# dense block products then cost less than an SGEMM over the zeros.
+SPARSE_BLOCK_DENSITY = 0.25
+
+
 cdef Rows block_rows(X, rows, double cache_size):
-    """Rows for the block solver: float32 for dense data, and for sparse data whose dense
-    float32 form fits in the cache budget (an SGEMM then beats sparse products)."""
+    """Rows for the block solver: float32 for dense data, and for sparse data that is
+    dense enough and whose dense float32 form fits in the cache budget (an SGEMM then
+    beats sparse products)."""
+    cdef Rows sparse_rows
     if sp.issparse(X):
-        if X.shape[1] * len(rows) * 4.0 <= cache_size * 1048576.0:
+        density = X.nnz / max(1.0, float(X.shape[0]) * X.shape[1])
+        if (density > SPARSE_BLOCK_DENSITY
+                and X.shape[1] * len(rows) * 4.0 <= cache_size * 1048576.0):
             subset = X[rows]
             dense = np.zeros((len(rows), X.shape[1]), dtype=np.float32)
             for start in range(0, len(rows), 4096):
                 dense[start:start + 4096] = subset[start:start + 4096].toarray()
             return DenseRows32(dense)
-        return gather_rows(X, rows)
+        sparse_rows = gather_rows(X, rows)
+        sparse_rows.reserve_block(0)
+        return sparse_rows
     return DenseRows32(np.ascontiguousarray(np.asarray(X)[rows], dtype=np.float32))
 
 
 cdef dict run_block_solver(X, rows, double[::1] p, signed char[::1] y, double[::1] alpha,
                            double[::1] C, int kernel_type, int degree, double gamma,
                            double coef0, double tol, double cache_size, long max_iter,
-                           int copies=1):
+                           int copies=1, int n_threads=1):
     cdef SolutionInfo info
     cdef KernelParams params
     cdef Rows data = block_rows(X, rows, cache_size / copies)
@@ -148,8 +169,12 @@ cdef dict run_block_solver(X, rows, double[::1] p, signed char[::1] y, double[::
     params.coef0 = coef0
     if isinstance(data, DenseRows32):
         (<DenseRows32> data).reserve_block(size)
+    # At most OpenMP's limit, so that threadpoolctl's limits hold.
+    n_threads = max(1, min(n_threads, openmp_max_threads()))
+    data.set_threads(n_threads)
     if copies > 1:
         data = TiledRows(data, copies)
+        data.set_threads(n_threads)
     with nogil:
         solver.solve(data, &params, &p[0], &y[0], &alpha[0], &C[0], tol, max_iter, size,
                      on_main_thread, &info)
@@ -158,7 +183,7 @@ cdef dict run_block_solver(X, rows, double[::1] p, signed char[::1] y, double[::
 
 def solve_c_svc(X, rows, signed char[::1] y, double[::1] C, *, int kernel_type, int degree,
                 double gamma, double coef0, double tol, double cache_size, bint shrinking,
-                long max_iter, str solver="smo"):
+                long max_iter, str solver="smo", int n_threads=1):
     """C-SVC on the rows `rows` of X with labels y (+1/-1) and upper bounds C.
 
     ``solver='block'`` uses the batched working-set solver (float32 kernel
@@ -171,10 +196,11 @@ def solve_c_svc(X, rows, signed char[::1] y, double[::1] C, *, int kernel_type, 
     if solver == "block":
         alpha = np.zeros(l, dtype=np.float64)
         result = run_block_solver(X, rows, np.full(l, -1.0), y, alpha, C, kernel_type,
-                                  degree, gamma, coef0, tol, cache_size, max_iter)
+                                  degree, gamma, coef0, tol, cache_size, max_iter, 1,
+                                  n_threads)
         result["coef"] = alpha * np.asarray(y, dtype=np.float64)
         return result
-    kernel = make_kernel(X, rows, kernel_type, degree, gamma, coef0)
+    kernel = make_kernel(X, rows, kernel_type, degree, gamma, coef0, n_threads)
     Q = SvcQ(kernel, y, cache_size * 1048576.0)
     alpha = np.zeros(l, dtype=np.float64)
     p = np.full(l, -1.0)
@@ -185,7 +211,7 @@ def solve_c_svc(X, rows, signed char[::1] y, double[::1] C, *, int kernel_type, 
 
 def solve_nu_svc(X, rows, signed char[::1] y, double[::1] C, double nu, *, int kernel_type,
                  int degree, double gamma, double coef0, double tol, double cache_size,
-                 bint shrinking, long max_iter, str solver="smo"):
+                 bint shrinking, long max_iter, str solver="smo", int n_threads=1):
     """nu-SVC; C holds the per-sample bounds (class and sample weights).
 
     The solution is rescaled by the offset r so that it has C-SVC's form.
@@ -205,7 +231,7 @@ def solve_nu_svc(X, rows, signed char[::1] y, double[::1] C, double nu, *, int k
         else:
             alpha[i] = min(C[i], sum_neg)
             sum_neg -= alpha[i]
-    kernel = make_kernel(X, rows, kernel_type, degree, gamma, coef0)
+    kernel = make_kernel(X, rows, kernel_type, degree, gamma, coef0, n_threads)
     Q = SvcQ(kernel, y, cache_size * 1048576.0)
     p = np.zeros(l, dtype=np.float64)
     result = run_solver(SolverNU(), Q, p, y, alpha, C, tol, shrinking, max_iter)
@@ -220,7 +246,7 @@ def solve_nu_svc(X, rows, signed char[::1] y, double[::1] C, double nu, *, int k
 
 def solve_one_class(X, rows, double[::1] C, double nu, *, int kernel_type, int degree,
                     double gamma, double coef0, double tol, double cache_size,
-                    bint shrinking, long max_iter, str solver="smo"):
+                    bint shrinking, long max_iter, str solver="smo", int n_threads=1):
     """One-class SVM: the first variables are filled up to nu * sum(C)."""
     cdef Py_ssize_t i, l = C.shape[0]
     cdef double remaining = nu * float(np.sum(C))
@@ -234,10 +260,10 @@ def solve_one_class(X, rows, double[::1] C, double nu, *, int kernel_type, int d
     p = np.zeros(l, dtype=np.float64)
     if solver == "block":
         result = run_block_solver(X, rows, p, y, alpha, C, kernel_type, degree, gamma,
-                                  coef0, tol, cache_size, max_iter)
+                                  coef0, tol, cache_size, max_iter, 1, n_threads)
         result["coef"] = alpha
         return result
-    kernel = make_kernel(X, rows, kernel_type, degree, gamma, coef0)
+    kernel = make_kernel(X, rows, kernel_type, degree, gamma, coef0, n_threads)
     Q = OneClassQ(kernel, cache_size * 1048576.0)
     result = run_solver(Solver(), Q, p, y, alpha, C, tol, shrinking, max_iter)
     result["coef"] = alpha
@@ -246,7 +272,8 @@ def solve_one_class(X, rows, double[::1] C, double nu, *, int kernel_type, int d
 
 def solve_epsilon_svr(X, rows, double[::1] target, double[::1] C, double epsilon, *,
                       int kernel_type, int degree, double gamma, double coef0, double tol,
-                      double cache_size, bint shrinking, long max_iter, str solver="smo"):
+                      double cache_size, bint shrinking, long max_iter, str solver="smo",
+                      int n_threads=1):
     """epsilon-SVR as a 2l-variable problem; coef = alpha - alpha*."""
     cdef Py_ssize_t l = target.shape[0]
     values = np.asarray(target, dtype=np.float64)
@@ -256,10 +283,10 @@ def solve_epsilon_svr(X, rows, double[::1] target, double[::1] C, double epsilon
     bounds = np.concatenate([C, C])
     if solver == "block":
         result = run_block_solver(X, rows, p, y, alpha, bounds, kernel_type, degree, gamma,
-                                  coef0, tol, cache_size, max_iter, copies=2)
+                                  coef0, tol, cache_size, max_iter, 2, n_threads)
         result["coef"] = alpha[:l] - alpha[l:]
         return result
-    kernel = make_kernel(X, rows, kernel_type, degree, gamma, coef0)
+    kernel = make_kernel(X, rows, kernel_type, degree, gamma, coef0, n_threads)
     Q = SvrQ(kernel, cache_size * 1048576.0)
     result = run_solver(Solver(), Q, p, y, alpha, bounds, tol, shrinking, max_iter)
     result["coef"] = alpha[:l] - alpha[l:]
@@ -268,7 +295,7 @@ def solve_epsilon_svr(X, rows, double[::1] target, double[::1] C, double epsilon
 
 def solve_nu_svr(X, rows, double[::1] target, double[::1] C, double nu, *, int kernel_type,
                  int degree, double gamma, double coef0, double tol, double cache_size,
-                 bint shrinking, long max_iter, str solver="smo"):
+                 bint shrinking, long max_iter, str solver="smo", int n_threads=1):
     """nu-SVR as a 2l-variable problem; also returns the found ``epsilon`` (-r)."""
     if solver != "smo":
         raise ValueError(f"solver={solver!r} is not available for this formulation; use 'smo'")
@@ -280,7 +307,7 @@ def solve_nu_svr(X, rows, double[::1] target, double[::1] C, double nu, *, int k
         alpha[i] = min(remaining, C[i])
         alpha[i + l] = alpha[i]
         remaining -= alpha[i]
-    kernel = make_kernel(X, rows, kernel_type, degree, gamma, coef0)
+    kernel = make_kernel(X, rows, kernel_type, degree, gamma, coef0, n_threads)
     Q = SvrQ(kernel, cache_size * 1048576.0)
     p = np.concatenate([-values, values])
     y = np.concatenate([np.ones(l, dtype=np.int8), -np.ones(l, dtype=np.int8)])

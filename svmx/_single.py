@@ -73,6 +73,9 @@ class BaseSingleProblem(BaseLibSVM):
 
     def _raw_decision(self, X: Any) -> np.ndarray:
         X = self._check_predict_input(X)
+        engine_values = self._engine_decision(X)
+        if engine_values is not None:
+            return engine_values[:, 0] + self._intercept_[0]
         values = np.empty(X.shape[0], dtype=np.float64)
         for block in self._row_blocks(X.shape[0]):
             values[block] = self._kernel_to_support(X[block]) @ self._dual_coef_[0]

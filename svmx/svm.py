@@ -53,10 +53,15 @@ _KERNEL_DOC = """\
         kernel rows come from one matrix product in float32 (faster on large
         problems; it stops at the same optimality gap). 'auto' uses 'block'
         for problems of at least 20,000 samples where it is available
-        (C-SVC, one-class, epsilon-SVR with a built-in kernel), else 'smo'.
+        (C-SVC, one-class, epsilon-SVR with a built-in kernel), else 'smo';
+        under 'auto' the one-vs-one pairs of three or more classes also share
+        one float32 Gram matrix when it fits in three quarters of
+        ``cache_size`` (computed once with matrix products instead of
+        column by column in every pair).
     n_jobs : int or None, default=None
-        Threads training one-vs-one pairs at once (classifiers); None or -1
-        means all cores. The model does not depend on it."""
+        Threads: one-vs-one pairs trained at once (classifiers), the block
+        solver's kernel blocks and gradient updates, and prediction. None or
+        -1 means all cores. The model does not depend on it."""
 
 
 class SVC(BaseSVC):

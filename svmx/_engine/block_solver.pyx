@@ -14,19 +14,25 @@ ThunderSVM and oneDAL's "thunder" solver):
    I_up and the smallest over I_low; half of the previous block stays, so
    half of its kernel rows are reused.
 2. The kernel rows of the new members are computed together: one matrix
-   product over all rows (SGEMM for dense data) and a vectorised map.
+   product over all rows (SGEMM for dense data, sparse rows times the dense
+   block for sparse data) and a vectorised map. They are stored as columns of
+   an (l x block_size) array, so that row t holds every block member's kernel
+   value with sample t.
 3. SMO with second-order working set selection runs on B alone, to a local
    gap of max(eps, gap / 10).
-4. The whole gradient is updated once from the block's kernel rows.
+4. The whole gradient is updated once from the block's kernel rows: one
+   dot product of length block_size per sample, on OpenMP threads.
 
 Kernel values are float32 here, as in LIBSVM's cache; the gradient is kept
 in float64.
 """
 
+from cython.parallel cimport prange
 from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memset
 
-from svmx._engine.kernel cimport KernelParams, Rows, map_block_float
+from svmx._engine.fastmath cimport row_dot_weights
+from svmx._engine.kernel cimport KernelParams, Rows
 from svmx._engine.solver cimport (
     SOLVE_INTERRUPTED,
     SOLVE_MAX_ITER,
@@ -128,40 +134,45 @@ cdef double global_gap(int l, const signed char* y, const double* alpha, const d
     return Gmax + Gmax2
 
 
-cdef void add_block_to_gradient(int l, int n_block, const float* K, const double* weights,
-                                const signed char* y, double* G) noexcept nogil:
-    """G_t += y_t sum_b weights_b K[b, t]: the gradient change of a block update."""
-    cdef int b, t
-    cdef const float* row
-    cdef double weight
-    for b in range(n_block):
-        weight = weights[b]
-        if weight == 0.0:
-            continue
-        row = K + <Py_ssize_t> b * l
-        for t in range(l):
-            G[t] += y[t] * weight * row[t]
+cdef void add_block_to_gradient(int l, const float* K, int width, int n_columns,
+                                const double* weights, const signed char* y, double* G,
+                                int n_threads) noexcept nogil:
+    """G_t += y_t sum_b weights_b K[t, b] over the first n_columns columns of the
+    row-major (l, width) array K: the gradient change of a block update.
+
+    Each G_t is computed by one thread in a fixed order, so the result does not
+    depend on the thread count.
+    """
+    cdef Py_ssize_t t
+    for t in prange(l, schedule="dynamic", chunksize=256, num_threads=n_threads):
+        G[t] += y[t] * row_dot_weights(K + t * width, weights, n_columns)
 
 
-cdef long solve_block(int m, const int* members, const float* const* rows_of, int l,
-                      const signed char* y, double* alpha, const double* C, const double* G,
-                      double eps_local, long max_local, double* Q, double* QD, double* G_B,
-                      double* alpha_B) noexcept nogil:
+cdef long solve_block(int m, const int* members, const int* column_of, const float* K,
+                      int width, const signed char* y, double* alpha, const double* C,
+                      const double* G, double eps_local, long max_local, double* Q,
+                      double* QD, double* G_B, double* alpha_B) noexcept nogil:
     """SMO (WSS3) on the block; returns the number of pair updates made.
 
-    rows_of[a] is the kernel row (length l) of member a. The block's alphas
-    are written back to `alpha`; G is left to the caller.
+    Member a's kernel values are column column_of[a] of the row-major (l, width)
+    array K. The block's alphas are written back to `alpha`; G is left to the
+    caller.
     """
     cdef int a, b, i, j, t
     cdef long n_updates = 0
     cdef double Gmax, Gmax2, grad_diff, quad_coef, obj_diff, obj_diff_min
     cdef double old_i, old_j, delta_i, delta_j
     cdef signed char y_i
+    cdef const float* row
     for a in range(m):
         alpha_B[a] = alpha[members[a]]
         G_B[a] = G[members[a]]
-        for b in range(m):
-            Q[a * m + b] = y[members[a]] * y[members[b]] * <double> rows_of[a][members[b]]
+    # Q[a, b] = y_a y_b K(x_b, x_a) from row members[b] of K: one row at a time.
+    for b in range(m):
+        row = K + <Py_ssize_t> members[b] * width
+        for a in range(m):
+            Q[a * m + b] = y[members[a]] * y[members[b]] * <double> row[column_of[a]]
+    for a in range(m):
         QD[a] = Q[a * m + a]
     while n_updates < max_local:
         Gmax = -INF
@@ -226,15 +237,18 @@ cdef class BlockSolver:
         cdef int half = q // 2 if q >= 2 else 1
         cdef int n_new, wanted, got, a, b, t, slot_start, i
         cdef int replace_half = 0, round_number = 0
+        cdef bint changed
         cdef long n_updates = 0, made
         cdef double gap, eps_local, objective
-        cdef float* K = <float*> malloc(<Py_ssize_t> q * l * sizeof(float))
+        # Row t: every block slot's kernel value with sample t. Zeroed, so that slots
+        # never filled hold finite values (their weights are 0).
+        cdef float* K = <float*> calloc(<Py_ssize_t> q * l, sizeof(float))
         cdef double* G = <double*> malloc(l * sizeof(double))
         cdef char* taken = <char*> calloc(l, sizeof(char))
         cdef int* members = <int*> malloc(q * sizeof(int))
         cdef int* new_members = <int*> malloc(q * sizeof(int))
         cdef int* slot_of = <int*> malloc(q * sizeof(int))
-        cdef const float** rows_of = <const float**> malloc(q * sizeof(float*))
+        cdef int* column_of = <int*> malloc(q * sizeof(int))
         cdef double* heap_keys = <double*> malloc(q * sizeof(double))
         cdef double* Q = <double*> malloc(<Py_ssize_t> q * q * sizeof(double))
         cdef double* QD = <double*> malloc(q * sizeof(double))
@@ -249,7 +263,7 @@ cdef class BlockSolver:
         si.r = 0.0
         si.n_kernel_rows = 0
         if (K == NULL or G == NULL or taken == NULL or members == NULL or new_members == NULL
-                or slot_of == NULL or rows_of == NULL or heap_keys == NULL or Q == NULL
+                or slot_of == NULL or column_of == NULL or heap_keys == NULL or Q == NULL
                 or QD == NULL or G_B == NULL or alpha_B == NULL or old_alpha == NULL
                 or weights == NULL or block_norms == NULL or slot_member == NULL):
             si.status = SOLVE_OUT_OF_MEMORY
@@ -271,12 +285,11 @@ cdef class BlockSolver:
                     t += 1
                 if n_new == 0:
                     break
-                if rows.dot_block(new_members, n_new, K) != 0:
+                if rows.kernel_rows(new_members, n_new, K, q, params, block_norms) != 0:
                     si.status = SOLVE_OUT_OF_MEMORY
                     break
-                map_block_float(params, K, n_new, l, block_norms, &rows.sq_norms[0])
                 si.n_kernel_rows += n_new
-                add_block_to_gradient(l, n_new, K, weights, y, G)
+                add_block_to_gradient(l, K, q, n_new, weights, y, G, rows.n_threads)
 
         while si.status == SOLVE_OK:
             gap = global_gap(l, y, alpha, C, G)
@@ -319,11 +332,10 @@ cdef class BlockSolver:
             for a in range(got):
                 slot_member[slot_start + a] = new_members[a]
                 block_norms[a] = rows.sq_norms[new_members[a]]
-            if rows.dot_block(new_members, got, K + <Py_ssize_t> slot_start * l) != 0:
+            if rows.kernel_rows(new_members, got, K + slot_start, q, params,
+                                block_norms) != 0:
                 si.status = SOLVE_OUT_OF_MEMORY
                 break
-            map_block_float(params, K + <Py_ssize_t> slot_start * l, got, l, block_norms,
-                            &rows.sq_norms[0])
             si.n_kernel_rows += got
             if round_number == 0:
                 n_in_half[0] = min(got, half)
@@ -335,21 +347,23 @@ cdef class BlockSolver:
             for i in range(2):
                 for a in range(n_in_half[i]):
                     members[b] = slot_member[(0 if i == 0 else half) + a]
-                    rows_of[b] = K + <Py_ssize_t> ((0 if i == 0 else half) + a) * l
+                    column_of[b] = (0 if i == 0 else half) + a
                     old_alpha[b] = alpha[members[b]]
                     b += 1
             eps_local = gap / 10.0 if gap / 10.0 > eps else eps
-            made = solve_block(b, members, rows_of, l, y, alpha, C, G, eps_local,
+            made = solve_block(b, members, column_of, K, q, y, alpha, C, G, eps_local,
                                10 * <long> b if max_iter < 0 else
                                min(10 * <long> b, max_iter - n_updates),
                                Q, QD, G_B, alpha_B)
             n_updates += made
+            # One weight per slot (0 for slots whose member did not move).
+            memset(weights, 0, q * sizeof(double))
+            changed = False
             for a in range(b):
-                weights[a] = y[members[a]] * (alpha[members[a]] - old_alpha[a])
-            # add_block_to_gradient walks the rows in slot order: weights follow it.
-            for a in range(b):
-                if weights[a] != 0.0:
-                    add_row_to_gradient(l, rows_of[a], weights[a], y, G)
+                weights[column_of[a]] = y[members[a]] * (alpha[members[a]] - old_alpha[a])
+                changed = changed or weights[column_of[a]] != 0.0
+            if changed:
+                add_block_to_gradient(l, K, q, q, weights, y, G, rows.n_threads)
             if made == 0:
                 # No pair in the block can move (float32 kernel values ran out of
                 # precision before the gap reached eps): stop rather than spin, and
@@ -372,7 +386,7 @@ cdef class BlockSolver:
         free(members)
         free(new_members)
         free(slot_of)
-        free(rows_of)
+        free(column_of)
         free(heap_keys)
         free(Q)
         free(QD)
@@ -383,10 +397,3 @@ cdef class BlockSolver:
         free(block_norms)
         free(slot_member)
         return si.status
-
-
-cdef void add_row_to_gradient(int l, const float* row, double weight, const signed char* y,
-                              double* G) noexcept nogil:
-    cdef int t
-    for t in range(l):
-        G[t] += y[t] * weight * row[t]

@@ -82,6 +82,83 @@ cdef extern from *:
             row[b] = svmx_exp_double(-gamma * distance);
         }
     }
+    /* out[b] = sum over the stored entries k of one CSR row of values[k] *
+       block[slot[indices[k]] * n_block + b]: a sparse row times the dense transpose
+       of a block of rows (entries whose slot is -1 meet zeros and are skipped).
+       One vectorised AXPY per entry. */
+    #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+    __attribute__((target_clones("avx512f", "avx2", "default")))
+    #endif
+    static void svmx_sparse_row_times_block(float* out, int n_block, long long start,
+                                            long long end, const int* indices,
+                                            const double* values, const int* slot,
+                                            const float* block) {
+        long long k;
+        int b, s;
+        float value;
+        const float* source;
+        for (b = 0; b < n_block; b++) out[b] = 0.0f;
+        for (k = start; k < end; k++) {
+            s = slot[indices[k]];
+            if (s < 0) continue;
+            value = (float)values[k];
+            source = block + (long long)s * n_block;
+            #pragma omp simd
+            for (b = 0; b < n_block; b++) out[b] += value * source[b];
+        }
+    }
+    /* out[b] = sum_k x[k] * block[k * stride + b] for b < n_block: a dense row times
+       the dense transpose of a block of rows (d x stride, stride a multiple of 16 >=
+       n_block, padded with zeros). Strips of 64 (then 16) results are accumulated in
+       registers over all k, so the block is read once per row and out written
+       once; zeros of x are skipped. */
+    #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+    __attribute__((target_clones("avx512f", "avx2", "default")))
+    #endif
+    static void svmx_dense_row_times_block(float* out, int n_block, const float* x, int d,
+                                           const float* block, int stride) {
+        float acc[64];
+        float value;
+        const float* source;
+        int start, width, j, k;
+        for (start = 0; start < n_block; ) {
+            width = stride - start >= 64 ? 64 : 16;
+            for (j = 0; j < 64; j++) acc[j] = 0.0f;
+            if (width == 64) {
+                for (k = 0; k < d; k++) {
+                    value = x[k];
+                    if (value == 0.0f) continue;
+                    source = block + (long long)k * stride + start;
+                    #pragma omp simd
+                    for (j = 0; j < 64; j++) acc[j] += value * source[j];
+                }
+            } else {
+                for (k = 0; k < d; k++) {
+                    value = x[k];
+                    if (value == 0.0f) continue;
+                    source = block + (long long)k * stride + start;
+                    #pragma omp simd
+                    for (j = 0; j < 16; j++) acc[j] += value * source[j];
+                }
+            }
+            if (width > n_block - start) width = n_block - start;
+            for (j = 0; j < width; j++) out[start + j] = acc[j];
+            start += width;
+        }
+    }
+    /* sum_b row[b] * weights[b] in float64: one row of a block times the block's
+       weights (a gradient update). */
+    #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+    __attribute__((target_clones("avx512f", "avx2", "default")))
+    #endif
+    static double svmx_row_dot_weights(const float* row, const double* weights, int n) {
+        double total = 0.0;
+        int b;
+        /* A fixed SIMD order of summation: the same result on every call. */
+        #pragma omp simd reduction(+:total)
+        for (b = 0; b < n; b++) total += (double)row[b] * weights[b];
+        return total;
+    }
     """
     float exp_float "svmx_exp_float"(float x) noexcept nogil
     double exp_double "svmx_exp_double"(double x) noexcept nogil
@@ -89,3 +166,11 @@ cdef extern from *:
                                               const double* sq_b, double gamma) noexcept nogil
     void rbf_row "svmx_rbf_row"(float* row, int n, float sq_a, const double* sq_b,
                                 float gamma) noexcept nogil
+    void sparse_row_times_block "svmx_sparse_row_times_block"(
+        float* out, int n_block, long long start, long long end, const int* indices,
+        const double* values, const int* slot, const float* block) noexcept nogil
+    double row_dot_weights "svmx_row_dot_weights"(const float* row, const double* weights,
+                                                  int n) noexcept nogil
+    void dense_row_times_block "svmx_dense_row_times_block"(
+        float* out, int n_block, const float* x, int d, const float* block,
+        int stride) noexcept nogil

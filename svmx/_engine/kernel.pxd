@@ -29,13 +29,18 @@ cdef class Rows:
     """Row storage the solver may permute: dot products of one row with a block."""
     cdef readonly Py_ssize_t n_rows
     cdef readonly Py_ssize_t n_features
+    # OpenMP threads for block products (dot_block); 1 unless set_threads says otherwise.
+    cdef int n_threads
     cdef double[::1] sq_norms
     cdef void dot_column(self, Py_ssize_t i, Py_ssize_t start, Py_ssize_t end,
                          double* out) noexcept nogil
     cdef double dot(self, Py_ssize_t i, Py_ssize_t j) noexcept nogil
     cdef double entry(self, Py_ssize_t i, Py_ssize_t column) noexcept nogil
     cdef void swap(self, Py_ssize_t i, Py_ssize_t j) noexcept nogil
-    cdef int dot_block(self, const int* which, int n_which, float* out) noexcept nogil
+    cdef int dot_block(self, const int* which, int n_which, float* out,
+                       Py_ssize_t ld) noexcept nogil
+    cdef int kernel_rows(self, const int* which, int n_which, float* out, Py_ssize_t ld,
+                         const KernelParams* params, const double* block_sq_norms) noexcept nogil
 
 
 cdef class DenseRows(Rows):
@@ -48,6 +53,10 @@ cdef class DenseRows32(Rows):
     cdef float[:, ::1] data
     cdef float[::1] block_buffer
     cdef float[:, ::1] gathered
+    cdef float[::1] gathered_t  # the block's transpose, (n_features x padded n_which)
+    cdef int dense_block_products(self, const int* which, int n_which, float* out,
+                                  Py_ssize_t ld, const KernelParams* params,
+                                  const double* block_sq_norms) noexcept nogil
 
 
 cdef class CsrRows(Rows):
@@ -57,6 +66,11 @@ cdef class CsrRows(Rows):
     cdef const long long[::1] indptr
     cdef Py_ssize_t[::1] order
     cdef double[::1] scattered
+    # dot_block's map from a feature to its row in the block's dense transpose (-1: none).
+    cdef int[::1] feature_slot
+    cdef int sparse_block_products(self, const int* which, int n_which, float* out,
+                                   Py_ssize_t ld, const KernelParams* params,
+                                   const double* block_sq_norms) noexcept nogil
 
 
 cdef class TiledRows(Rows):
@@ -64,6 +78,8 @@ cdef class TiledRows(Rows):
     2l variables of SVR over l samples."""
     cdef Rows base
     cdef int copies
+    cdef int tiled_block(self, const int* which, int n_which, float* out, Py_ssize_t ld,
+                         const KernelParams* params, const double* block_sq_norms) noexcept nogil
 
 
 cdef class Kernel:
@@ -79,8 +95,9 @@ cdef class Kernel:
     cdef void swap(self, Py_ssize_t i, Py_ssize_t j) noexcept nogil
 
 
-cdef void map_block_float(const KernelParams* params, float* dots, int n_a, int n_b,
-                          const double* sq_norms_a, const double* sq_norms_b) noexcept nogil
+cdef void map_block_rows(const KernelParams* params, float* dots, Py_ssize_t n_rows,
+                         Py_ssize_t ld, int n_block, const double* row_sq_norms,
+                         const double* block_sq_norms, int n_threads) noexcept nogil
 cdef void map_dot_products(const KernelParams* params, double[:, ::1] dots,
                            const double[::1] X_sq_norms,
                            const double[::1] Y_sq_norms) noexcept nogil

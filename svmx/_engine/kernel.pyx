@@ -2,13 +2,29 @@
 """Kernel functions and the row storage the solver works on."""
 
 from libc.math cimport tanh
-from libc.stdlib cimport free, malloc
+from cython.parallel cimport prange
+from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memcpy
 from scipy.linalg.cython_blas cimport dgemm, dgemv, sgemm, sgemv
 
-from svmx._engine.fastmath cimport exp_double, rbf_row, rbf_row_double
+from svmx._engine.fastmath cimport (
+    dense_row_times_block,
+    exp_double,
+    rbf_row,
+    rbf_row_double,
+    sparse_row_times_block,
+)
 
 import numpy as np
+
+cdef enum:
+    # Rows per OpenMP task in block products: large enough to amortise scheduling,
+    # small enough to rebalance when another process takes a core.
+    ROWS_PER_TASK = 256
+    # Dense rows with at most this many features take the block product row by row
+    # (the block's transpose stays in cache; no BLAS thread hand-offs); wider rows
+    # take an SGEMM.
+    OWN_PRODUCT_MAX_FEATURES = 128
 
 
 cdef double power_int(double base, int exponent) noexcept nogil:
@@ -38,6 +54,51 @@ cdef double kernel_from_dot(const KernelParams* params, double dot,
 cdef class Rows:
     """Abstract row storage; subclasses implement the dot products."""
 
+    def __cinit__(self, *args, **kwargs):
+        self.n_threads = 1
+
+    def set_threads(self, int n_threads):
+        """Let `dot_block` use up to `n_threads` OpenMP threads (results do not change)."""
+        self.n_threads = max(1, n_threads)
+
+    def block_kernel_rows(self, which, int kernel_type, int degree=3, double gamma=1.0,
+                          double coef0=0.0):
+        """K(x_t, x_which[b]) for every row t, as the block solver computes it.
+
+        Returns a float32 array of shape (n_rows, len(which)); for inspection and
+        tests of `kernel_rows`. Storage with a ``reserve_block`` method gets room for
+        the block first (the base rows of `TiledRows` must have it already).
+
+        Examples
+        --------
+        >>> rows = DenseRows(np.array([[1.0, 0.0], [0.0, 2.0]]))
+        >>> rows.block_kernel_rows([1], kernel_type=0).tolist()
+        [[0.0], [4.0]]
+        """
+        cdef KernelParams params
+        cdef int[::1] members = np.ascontiguousarray(which, dtype=np.int32)
+        cdef float[:, ::1] out = np.zeros((self.n_rows, max(1, members.shape[0])),
+                                          dtype=np.float32)
+        cdef double[::1] norms
+        cdef int status
+        if members.shape[0] == 0 or self.n_rows == 0:
+            return np.asarray(out)[:, :members.shape[0]]
+        if np.any(np.asarray(members) < 0) or np.any(np.asarray(members) >= self.n_rows):
+            raise ValueError(f"which must hold row numbers in [0, {self.n_rows})")
+        norms = np.asarray(self.sq_norms)[np.asarray(members)].copy()
+        if hasattr(self, "reserve_block"):
+            self.reserve_block(members.shape[0])
+        params.kernel_type = kernel_type
+        params.degree = degree
+        params.gamma = gamma
+        params.coef0 = coef0
+        with nogil:
+            status = self.kernel_rows(&members[0], <int> members.shape[0], &out[0, 0],
+                                      out.shape[1], &params, &norms[0])
+        if status != 0:
+            raise MemoryError("no memory for the block's kernel rows")
+        return np.asarray(out)
+
     cdef void dot_column(self, Py_ssize_t i, Py_ssize_t start, Py_ssize_t end,
                          double* out) noexcept nogil:
         pass
@@ -51,11 +112,14 @@ cdef class Rows:
     cdef void swap(self, Py_ssize_t i, Py_ssize_t j) noexcept nogil:
         pass
 
-    cdef int dot_block(self, const int* which, int n_which, float* out) noexcept nogil:
-        """out[b, t] = x_which[b] . x_t for every row t, row-major (n_which, n_rows).
+    cdef int dot_block(self, const int* which, int n_which, float* out,
+                       Py_ssize_t ld) noexcept nogil:
+        """out[t * ld + b] = x_t . x_which[b] for every row t and b < n_which.
 
-        The generic version goes column by column; subclasses use matrix
-        products. Returns 0, or -1 when memory ran out.
+        Row t of the result holds the products of row t with the block, so a
+        block occupies columns of a row-major (n_rows, ld) array. The generic
+        version goes column by column; subclasses use matrix products. Returns
+        0, or -1 when memory ran out.
         """
         cdef Py_ssize_t b, t, n_rows = self.n_rows
         cdef double* column = <double*> malloc(n_rows * sizeof(double))
@@ -64,8 +128,21 @@ cdef class Rows:
         for b in range(n_which):
             self.dot_column(which[b], 0, n_rows, column)
             for t in range(n_rows):
-                out[b * n_rows + t] = <float> column[t]
+                out[t * ld + b] = <float> column[t]
         free(column)
+        return 0
+
+    cdef int kernel_rows(self, const int* which, int n_which, float* out, Py_ssize_t ld,
+                         const KernelParams* params, const double* block_sq_norms) noexcept nogil:
+        """out[t * ld + b] = K(x_t, x_which[b]): `dot_block` then the kernel's map.
+
+        block_sq_norms[b] is the squared norm of row which[b]. Returns 0, or -1
+        when memory ran out.
+        """
+        if self.dot_block(which, n_which, out, ld) != 0:
+            return -1
+        map_block_rows(params, out, self.n_rows, ld, n_which, &self.sq_norms[0],
+                       block_sq_norms, self.n_threads)
         return 0
 
 
@@ -198,24 +275,72 @@ cdef class DenseRows32(Rows):
             total += <double> self.data[i, k] * self.data[j, k]
         return total
 
-    cdef int dot_block(self, const int* which, int n_which, float* out) noexcept nogil:
-        # One SGEMM: out (n_which x n_rows, row-major) = gathered rows @ X^T.
+    cdef int dot_block(self, const int* which, int n_which, float* out,
+                       Py_ssize_t ld) noexcept nogil:
+        return self.dense_block_products(which, n_which, out, ld, NULL, NULL)
+
+    cdef int kernel_rows(self, const int* which, int n_which, float* out, Py_ssize_t ld,
+                         const KernelParams* params, const double* block_sq_norms) noexcept nogil:
+        return self.dense_block_products(which, n_which, out, ld, params, block_sq_norms)
+
+    cdef int dense_block_products(self, const int* which, int n_which, float* out,
+                                  Py_ssize_t ld, const KernelParams* params,
+                                  const double* block_sq_norms) noexcept nogil:
+        """out[t * ld + b] = x_t . x_which[b] in float32, mapped by the kernel if params
+        is not NULL.
+
+        Few features: each row t times the block's dense transpose (in L1/L2
+        cache), 64 results accumulated in registers at a time, rows shared among
+        `n_threads` OpenMP threads (each row computed by one thread, in a fixed
+        order), the map applied while the row is in cache. Many features: one
+        SGEMM, which blocks for the cache itself, then the map.
+        """
         cdef int n_features = <int> self.n_features, n_rows = <int> self.n_rows
-        cdef int b
+        cdef int b, k, ldc = <int> ld, stride = (n_which + 15) // 16 * 16
+        cdef Py_ssize_t t
         cdef float alpha = 1.0, beta = 0.0
         cdef char trans_t = b"T", trans_n = b"N"
+        # Raw pointers for the parallel loop (see CsrRows.dot_column).
+        cdef const float* data
+        cdef const float* block
+        cdef const double* row_sq_norms = &self.sq_norms[0]
         if n_which > self.gathered.shape[0]:
             return -1
+        if n_features <= OWN_PRODUCT_MAX_FEATURES:
+            # gathered_t holds the transpose: (n_features x stride), row-major, with
+            # zeros in the padding columns.
+            for k in range(n_features):
+                for b in range(n_which):
+                    self.gathered_t[k * stride + b] = self.data[which[b], k]
+                for b in range(n_which, stride):
+                    self.gathered_t[k * stride + b] = 0.0
+            data = &self.data[0, 0]
+            block = &self.gathered_t[0]
+            for t in prange(n_rows, schedule="dynamic", chunksize=ROWS_PER_TASK,
+                            num_threads=self.n_threads):
+                dense_row_times_block(out + t * ld, n_which, data + t * n_features,
+                                      n_features, block, stride)
+                if params != NULL:
+                    map_row(params, out + t * ld, n_which, row_sq_norms[t], block_sq_norms)
+            return 0
         for b in range(n_which):
             self.gathered[b, :] = self.data[which[b], :]
-        sgemm(&trans_t, &trans_n, &n_rows, &n_which, &n_features, &alpha,
-              &self.data[0, 0], &n_features, &self.gathered[0, 0], &n_features,
-              &beta, out, &n_rows)
+        # In BLAS's column-major terms `out` is the (n_which x n_rows) matrix
+        # gathered @ X^T with leading dimension ld.
+        sgemm(&trans_t, &trans_n, &n_which, &n_rows, &n_features, &alpha,
+              &self.gathered[0, 0], &n_features, &self.data[0, 0], &n_features,
+              &beta, out, &ldc)
+        if params != NULL:
+            map_block_rows(params, out, n_rows, ld, n_which, &self.sq_norms[0],
+                           block_sq_norms, self.n_threads)
         return 0
 
     def reserve_block(self, int n_which):
         """Make room for `dot_block` calls over up to `n_which` rows."""
-        self.gathered = np.empty((max(n_which, 1), max(self.n_features, 1)), dtype=np.float32)
+        self.gathered = np.empty((max(n_which, 1), max(self.n_features, 1)),
+                                 dtype=np.float32)
+        self.gathered_t = np.empty(max(1, (n_which + 15) // 16 * 16 * self.n_features),
+                                   dtype=np.float32)
 
     cdef double entry(self, Py_ssize_t i, Py_ssize_t column) noexcept nogil:
         return self.data[i, column]
@@ -258,19 +383,103 @@ cdef class CsrRows(Rows):
 
     cdef void dot_column(self, Py_ssize_t i, Py_ssize_t start, Py_ssize_t end,
                          double* out) noexcept nogil:
+        # Serial on purpose: a column takes well under a millisecond, and threads
+        # meeting at a barrier that often stall whenever another process holds a
+        # core (measured: 25x slower training on reuters with a busy core).
         cdef Py_ssize_t t, k, row = self.order[i]
-        cdef double total
         for k in range(self.indptr[row], self.indptr[row + 1]):
             self.scattered[self.indices[k]] = self.values[k]
         for t in range(start, end):
-            row = self.order[t]
-            total = 0.0
-            for k in range(self.indptr[row], self.indptr[row + 1]):
-                total += self.values[k] * self.scattered[self.indices[k]]
-            out[t - start] = total
+            out[t - start] = sparse_dot_dense(&self.values[0], &self.indices[0],
+                                              self.indptr[self.order[t]],
+                                              self.indptr[self.order[t] + 1],
+                                              &self.scattered[0])
         row = self.order[i]
         for k in range(self.indptr[row], self.indptr[row + 1]):
             self.scattered[self.indices[k]] = 0.0
+
+    cdef int dot_block(self, const int* which, int n_which, float* out,
+                       Py_ssize_t ld) noexcept nogil:
+        """out[t * ld + b] = x_t . x_which[b] in float32: sparse rows times a dense block.
+
+        See `sparse_block_products`.
+        """
+        return self.sparse_block_products(which, n_which, out, ld, NULL, NULL)
+
+    cdef int kernel_rows(self, const int* which, int n_which, float* out, Py_ssize_t ld,
+                         const KernelParams* params, const double* block_sq_norms) noexcept nogil:
+        # The map runs on each output row right after its products, while it is in cache.
+        return self.sparse_block_products(which, n_which, out, ld, params, block_sq_norms)
+
+    cdef int sparse_block_products(self, const int* which, int n_which, float* out,
+                                   Py_ssize_t ld, const KernelParams* params,
+                                   const double* block_sq_norms) noexcept nogil:
+        """out[t * ld + b] = x_t . x_which[b] in float32, mapped by the kernel if params
+        is not NULL.
+
+        The block's rows become a dense transpose over only the features they
+        use (n_used x n_which); each row t then adds one contiguous, vectorised
+        AXPY per stored entry into its own output row: the work is
+        nnz(X) * n_which, with no scatter or gather per product. Rows are
+        shared among `n_threads` OpenMP threads; each output row is computed by
+        one thread in a fixed order, so the result does not depend on the
+        thread count.
+        """
+        cdef Py_ssize_t n_rows = self.n_rows, t, k, row
+        cdef int b, n_used = 0, feature
+        cdef int* used = NULL
+        cdef float* transposed = NULL
+        cdef const double* values
+        cdef const int* indices
+        cdef const long long* indptr
+        cdef const Py_ssize_t* order
+        cdef const int* slots
+        cdef const double* row_sq_norms
+        if self.feature_slot is None:
+            return -1
+        used = <int*> malloc(max(1, self.n_features) * sizeof(int))
+        if used == NULL:
+            return -1
+        for b in range(n_which):
+            row = self.order[which[b]]
+            for k in range(self.indptr[row], self.indptr[row + 1]):
+                feature = self.indices[k]
+                if self.feature_slot[feature] < 0:
+                    self.feature_slot[feature] = n_used
+                    used[n_used] = feature
+                    n_used += 1
+        transposed = <float*> calloc(max(1, <Py_ssize_t> n_used * n_which), sizeof(float))
+        if transposed != NULL:
+            for b in range(n_which):
+                row = self.order[which[b]]
+                for k in range(self.indptr[row], self.indptr[row + 1]):
+                    transposed[<Py_ssize_t> self.feature_slot[self.indices[k]] * n_which + b] = \
+                        <float> self.values[k]
+            # Raw pointers for the parallel loop (see dot_column).
+            values = &self.values[0]
+            indices = &self.indices[0]
+            indptr = &self.indptr[0]
+            order = &self.order[0]
+            slots = &self.feature_slot[0]
+            row_sq_norms = &self.sq_norms[0]
+            for t in prange(n_rows, schedule="dynamic", chunksize=ROWS_PER_TASK,
+                            num_threads=self.n_threads):
+                sparse_row_times_block(out + t * ld, n_which, indptr[order[t]],
+                                       indptr[order[t] + 1], indices, values, slots,
+                                       transposed)
+                if params != NULL:
+                    map_row(params, out + t * ld, n_which, row_sq_norms[t], block_sq_norms)
+        for b in range(n_used):
+            self.feature_slot[used[b]] = -1
+        free(used)
+        if transposed == NULL:
+            return -1
+        free(transposed)
+        return 0
+
+    def reserve_block(self, int n_which):
+        """Make room for `dot_block` calls (one int per feature)."""
+        self.feature_slot = np.full(max(self.n_features, 1), -1, dtype=np.int32)
 
     cdef double dot(self, Py_ssize_t i, Py_ssize_t j) noexcept nogil:
         cdef Py_ssize_t a = self.indptr[self.order[i]], a_end = self.indptr[self.order[i] + 1]
@@ -303,6 +512,17 @@ cdef class CsrRows(Rows):
         self.sq_norms[j] = held_norm
 
 
+cdef inline double sparse_dot_dense(const double* values, const int* indices,
+                                    long long start, long long end,
+                                    const double* dense) noexcept nogil:
+    """The dot product of stored entries [start, end) of a CSR matrix with a dense row."""
+    cdef long long k
+    cdef double total = 0.0
+    for k in range(start, end):
+        total += values[k] * dense[indices[k]]
+    return total
+
+
 cdef class TiledRows(Rows):
     """Rows repeated `copies` times: row v is row v mod n of `base`.
 
@@ -332,26 +552,35 @@ cdef class TiledRows(Rows):
         cdef Py_ssize_t n = self.base.n_rows
         return self.base.dot(i % n, j % n)
 
-    cdef int dot_block(self, const int* which, int n_which, float* out) noexcept nogil:
-        cdef Py_ssize_t n = self.base.n_rows, total = self.n_rows
+    cdef int dot_block(self, const int* which, int n_which, float* out,
+                       Py_ssize_t ld) noexcept nogil:
+        return self.tiled_block(which, n_which, out, ld, NULL, NULL)
+
+    cdef int kernel_rows(self, const int* which, int n_which, float* out, Py_ssize_t ld,
+                         const KernelParams* params, const double* block_sq_norms) noexcept nogil:
+        return self.tiled_block(which, n_which, out, ld, params, block_sq_norms)
+
+    cdef int tiled_block(self, const int* which, int n_which, float* out, Py_ssize_t ld,
+                         const KernelParams* params, const double* block_sq_norms) noexcept nogil:
+        """The first n output rows from the base rows (mapped by the kernel if params
+        is not NULL), then the same values for every copy: row t + copy * n of the
+        output equals row t."""
+        cdef Py_ssize_t t, n = self.base.n_rows
         cdef int b, copy, status
         cdef int* base_which = <int*> malloc(max(n_which, 1) * sizeof(int))
-        cdef float* base_out
         if base_which == NULL:
             return -1
         for b in range(n_which):
             base_which[b] = <int> (which[b] % n)
-        # Compute into the first n entries of each output row, then repeat them.
-        base_out = <float*> malloc(max(<Py_ssize_t> n_which * n, 1) * sizeof(float))
-        if base_out == NULL:
-            free(base_which)
-            return -1
-        status = self.base.dot_block(base_which, n_which, base_out)
+        if params == NULL:
+            status = self.base.dot_block(base_which, n_which, out, ld)
+        else:
+            status = self.base.kernel_rows(base_which, n_which, out, ld, params,
+                                           block_sq_norms)
         if status == 0:
-            for b in range(n_which):
-                for copy in range(self.copies):
-                    memcpy(out + b * total + copy * n, base_out + b * n, n * sizeof(float))
-        free(base_out)
+            for copy in range(1, self.copies):
+                for t in range(n):
+                    memcpy(out + (t + copy * n) * ld, out + t * ld, n_which * sizeof(float))
         free(base_which)
         return status
 
@@ -412,25 +641,34 @@ cdef class Kernel:
         self.original_index[j] = held
 
 
-cdef void map_block_float(const KernelParams* params, float* dots, int n_a, int n_b,
-                          const double* sq_norms_a, const double* sq_norms_b) noexcept nogil:
-    """Turn float32 dot products dots[a * n_b + b] into kernel values in place.
-
-    The RBF loop uses the vectorisable `exp_float`, which is what makes a
-    block of kernel rows cheap next to its matrix product.
-    """
-    cdef Py_ssize_t a, b
-    cdef float* row
+cdef inline void map_row(const KernelParams* params, float* dots, int n_block,
+                         double row_sq_norm, const double* block_sq_norms) noexcept nogil:
+    """dots[b] (x . y_b in float32) -> K(x, y_b) in place, for b < n_block."""
+    cdef int b
     cdef int kind = params.kernel_type
-    if kind == LINEAR or kind == PRECOMPUTED:
+    if kind == RBF:
+        rbf_row(dots, n_block, <float> row_sq_norm, block_sq_norms, <float> params.gamma)
+    elif kind == POLY or kind == SIGMOID:
+        for b in range(n_block):
+            dots[b] = <float> kernel_from_dot(params, dots[b], 0.0, 0.0)
+
+
+cdef void map_block_rows(const KernelParams* params, float* dots, Py_ssize_t n_rows,
+                         Py_ssize_t ld, int n_block, const double* row_sq_norms,
+                         const double* block_sq_norms, int n_threads) noexcept nogil:
+    """Turn float32 dot products dots[t * ld + b] (b < n_block) into kernel values.
+
+    Rows are shared among `n_threads` OpenMP threads; the RBF map uses the
+    vectorised `exp_float`, which keeps a block's map cheap next to its
+    matrix product.
+    """
+    cdef Py_ssize_t t
+    cdef int kind = params.kernel_type
+    if kind == LINEAR or kind == PRECOMPUTED or n_block == 0:
         return
-    for a in range(n_a):
-        row = dots + a * n_b
-        if kind == RBF:
-            rbf_row(row, n_b, <float> sq_norms_a[a], sq_norms_b, <float> params.gamma)
-        else:
-            for b in range(n_b):
-                row[b] = <float> kernel_from_dot(params, row[b], 0.0, 0.0)
+    for t in prange(n_rows, schedule="dynamic", chunksize=ROWS_PER_TASK,
+                    num_threads=n_threads):
+        map_row(params, dots + t * ld, n_block, row_sq_norms[t], block_sq_norms)
 
 
 cdef void map_dot_products(const KernelParams* params, double[:, ::1] dots,

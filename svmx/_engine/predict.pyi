@@ -1,0 +1,23 @@
+"""Type stubs for svmx._engine.predict (decision values without the kernel matrix)."""
+
+from typing import Any, Literal
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+MAX_TRANSPOSED_ENTRIES: int
+
+def serves(support_vectors: Any) -> bool: ...
+def decision_values(
+    X: Any,
+    support_vectors: Any,
+    dual_coef: ArrayLike,
+    n_support: ArrayLike,
+    *,
+    kernel_type: int,
+    degree: int,
+    gamma: float,
+    coef0: float,
+    n_threads: int = 1,
+    layout: Literal["auto", "transposed", "columns"] = "auto",
+) -> NDArray[np.float64]: ...

@@ -1,0 +1,542 @@
+# cython: language_level=3, cdivision=True
+"""Decision values of a fitted SVM, without forming the kernel matrix.
+
+For each row x of X and each output column p (a one-vs-one pair, or the single
+problem of SVR and one-class SVM)::
+
+    out[x, p] = sum_s K(x, sv_s) W[s, p]
+
+LIBSVM stores the support vectors grouped by class and ``dual_coef`` of shape
+(n_classes - 1, n_SV): a vector of class c takes part only in the n_classes - 1
+pairs (c, d), with its coefficient for pair (c, d) in row d - 1 when c < d and
+in row d when c > d. So W is never formed: per row, the kernel values against
+a tile of support vectors are computed, and each class group meets each of its
+coefficient rows in one dot product added to that pair's column.
+
+The support vectors are laid out by feature once per call. Usually as a dense
+transposed copy (feature j of every vector is one contiguous row): a row of X,
+dense or CSR, then costs one pass over its non-zero entries per tile of
+vectors, the tile's dot products formed in registers while the entries stream
+past, and four rows that share most features go together. Sparse vectors with
+few entries per feature (text-like data) are kept as columns instead (CSC),
+and each row scatters the columns of its features.
+
+Rows are shared among OpenMP threads in chunks; each row is computed by one
+thread, in an order fixed by the data alone, so the values do not depend on the
+thread count. Its dot products sum the row's entries in feature order whatever
+the path, so they differ between paths at most in the sign of a zero.
+"""
+
+from cython.parallel cimport prange, threadid
+
+from svmx._engine.dotmath cimport (
+    dot_rows,
+    sparse4_times_rows,
+    sparse_times_columns,
+    sparse_times_rows,
+)
+from svmx._engine.fastmath cimport rbf_row_double
+from svmx._engine.kernel cimport LINEAR, POLY, RBF, SIGMOID, KernelParams, kernel_from_dot
+from svmx._engine.openmp cimport openmp_max_threads
+
+import numpy as np
+import scipy.sparse as sp
+
+from svmx._engine.support_layout import (
+    csr_arrays,
+    output_columns,
+    support_vector_columns,
+    transposed_support_vectors,
+)
+
+# The largest transposed copy of the support vectors (n_features * n_SV entries,
+# 128 MB of float64) made per call; callers take another path above it.
+MAX_TRANSPOSED_ENTRIES = 1 << 24
+# Rows per chunk handed to a thread, at most, and the non-zero entries of a
+# chunk's rows gathered at once (this bounds the per-thread scratch memory).
+cdef Py_ssize_t CHUNK_ROWS = 64
+cdef Py_ssize_t GATHER_ENTRIES = 1 << 16
+# Support vectors per tile: the tile's share of the transposed copy (n_features
+# x tile doubles) should stay in the per-core cache while a chunk's rows use it.
+cdef Py_ssize_t TILE_BYTES = 1 << 17
+cdef Py_ssize_t MIN_TILE = 64, MAX_TILE = 2048
+cdef Py_ssize_t UNION_COST = 2
+# Sparse support vectors are scattered column by column when that takes fewer than
+# 1 / SCATTER_COST of the transposed copy's products (a scalar scatter against
+# vectorised passes).
+cdef double SCATTER_COST = 5.0
+# Fewer kernel values than this are computed in the calling thread alone: waking
+# OpenMP threads, or waiting for a busy core, would cost more than they save.
+cdef Py_ssize_t MIN_THREADED_KERNEL_VALUES = 1 << 17
+
+
+cdef struct SupportModel:
+    # The vectors by feature: a dense transposed copy, or (sparse vectors with few
+    # entries per feature) their CSC form, whose columns each row scatters.
+    const double* transposed        # (n_features, n_support): row j = feature j of every SV
+    const Py_ssize_t* column_starts  # (n_features + 1,), or NULL with a transposed copy
+    const int* column_rows
+    const double* column_values
+    const double* sq_norms          # (n_support,)
+    const double* coef              # (n_coef_rows, n_support)
+    const Py_ssize_t* group_starts  # (n_groups + 1,): group g is [starts[g], starts[g + 1])
+    const Py_ssize_t* columns       # (n_groups, n_coef_rows): output column of each row
+    Py_ssize_t n_support
+    Py_ssize_t n_groups
+    Py_ssize_t n_coef_rows
+    Py_ssize_t tile
+    KernelParams params
+
+
+cdef struct RowSource:
+    # Exactly one of the dense or CSR layouts is set (the other pointers are NULL).
+    const double* dense64           # (n_rows, n_features), C order
+    const float* dense32
+    const double* values64          # CSR
+    const float* values32
+    const int* indices
+    const Py_ssize_t* indptr
+    Py_ssize_t n_features
+
+
+cdef Py_ssize_t gather_row(const RowSource* rows, Py_ssize_t i, int* indices,
+                           double* values) noexcept nogil:
+    """Write row i's non-zero entries as (feature, float64 value); return their count."""
+    cdef Py_ssize_t j, k, count = 0
+    cdef Py_ssize_t n_features = rows.n_features
+    cdef double value
+    if rows.indptr != NULL:
+        for k in range(rows.indptr[i], rows.indptr[i + 1]):
+            value = rows.values64[k] if rows.values64 != NULL else rows.values32[k]
+            if value != 0.0:
+                indices[count] = rows.indices[k]
+                values[count] = value
+                count += 1
+    elif rows.dense64 != NULL:
+        for j in range(n_features):
+            value = rows.dense64[i * n_features + j]
+            if value != 0.0:
+                indices[count] = <int> j
+                values[count] = value
+                count += 1
+    else:
+        for j in range(n_features):
+            value = rows.dense32[i * n_features + j]
+            if value != 0.0:
+                indices[count] = <int> j
+                values[count] = value
+                count += 1
+    return count
+
+
+cdef void map_to_kernel(const SupportModel* model, double* values, Py_ssize_t n,
+                        double sq_norm, const double* support_sq_norms) noexcept nogil:
+    """Turn dot products with n support vectors into kernel values, in place."""
+    cdef Py_ssize_t t
+    cdef int kind = model.params.kernel_type
+    if kind == RBF:
+        rbf_row_double(values, n, sq_norm, support_sq_norms, model.params.gamma)
+    elif kind == POLY or kind == SIGMOID:
+        for t in range(n):
+            values[t] = kernel_from_dot(&model.params, values[t], 0.0, 0.0)
+
+
+cdef void accumulate(const SupportModel* model, Py_ssize_t start, Py_ssize_t n,
+                     const double* kernel_values, double* out_row, double* sums) noexcept nogil:
+    """Add the tile [start, start + n)'s share of every output column of one row.
+
+    ``sums`` is room for one value per coefficient row.
+    """
+    cdef Py_ssize_t group, row, first, last
+    for group in range(model.n_groups):
+        first = max(model.group_starts[group], start)
+        last = min(model.group_starts[group + 1], start + n)
+        if first >= last:
+            continue
+        dot_rows(model.coef + first, model.n_support, model.n_coef_rows,
+                 kernel_values + (first - start), last - first, sums)
+        for row in range(model.n_coef_rows):
+            out_row[model.columns[group * model.n_coef_rows + row]] += sums[row]
+
+
+cdef struct Scratch:
+    # One thread's work space for a chunk of rows, carved from three arrays.
+    int* indices                    # the rows' entries, row after row: (capacity,)
+    double* values
+    Py_ssize_t* row_starts          # (chunk_rows + 1,)
+    double* row_sq_norms            # (chunk_rows,)
+    int* union_indices              # blocks of four rows over their union: (capacity,)
+    double* union_values            # (4 * capacity,): value of row r at union entry u is [4u + r]
+    Py_ssize_t* block_starts        # (chunk_rows // 4 + 1,)
+    double* kernel_values           # (4, tile)
+    double* sums                    # (n_coef_rows,)
+
+
+cdef Py_ssize_t merge_four(const int* indices, const double* values,
+                           const Py_ssize_t* row_starts, int* union_indices,
+                           double* union_values) noexcept nogil:
+    """Lay four rows (sorted entries) over the union of their features; return its size."""
+    cdef Py_ssize_t position[4]
+    cdef Py_ssize_t size = 0
+    cdef int r, feature, next_feature
+    for r in range(4):
+        position[r] = row_starts[r]
+    while True:
+        feature = -1
+        for r in range(4):
+            if position[r] < row_starts[r + 1]:
+                next_feature = indices[position[r]]
+                if feature < 0 or next_feature < feature:
+                    feature = next_feature
+        if feature < 0:
+            return size
+        union_indices[size] = feature
+        for r in range(4):
+            if position[r] < row_starts[r + 1] and indices[position[r]] == feature:
+                union_values[4 * size + r] = values[position[r]]
+                position[r] += 1
+            else:
+                union_values[4 * size + r] = 0.0
+        size += 1
+
+
+cdef void finish_row(const SupportModel* model, Py_ssize_t start, Py_ssize_t n,
+                     double* kernel_values, double sq_norm, double* out_row,
+                     double* sums) noexcept nogil:
+    """Map a row's dot products with the tile [start, start + n) and add their share."""
+    map_to_kernel(model, kernel_values, n, sq_norm, model.sq_norms + start)
+    accumulate(model, start, n, kernel_values, out_row, sums)
+
+
+cdef void predict_chunk(const SupportModel* model, const RowSource* rows,
+                        Py_ssize_t first_row, Py_ssize_t end_row, double* out,
+                        Py_ssize_t n_outputs, Scratch scratch) noexcept nogil:
+    """Decision values of rows [first_row, end_row).
+
+    With CSC vectors, each row scatters its features' columns. With the transposed
+    copy, the vectors go tile by tile, and rows four at a time when they share enough
+    features (each row of the transposed vectors, loaded once, then serves four
+    rows), otherwise one at a time. A row's dot products are the same either way: a
+    row without an entry of the four rows' union adds 0 at that entry.
+    """
+    cdef Py_ssize_t r, p, k, b, u, size, start, n
+    cdef Py_ssize_t n_rows = end_row - first_row, stored = 0, merged = 0
+    cdef Py_ssize_t n_blocks = n_rows // 4, tile = model.tile
+    cdef Py_ssize_t* row_starts = scratch.row_starts
+    cdef Py_ssize_t* block_starts = scratch.block_starts
+    cdef double sq_norm
+    for r in range(n_rows):
+        row_starts[r] = stored
+        stored += gather_row(rows, first_row + r, scratch.indices + stored,
+                             scratch.values + stored)
+        sq_norm = 0.0
+        for k in range(row_starts[r], stored):
+            sq_norm += scratch.values[k] * scratch.values[k]
+        scratch.row_sq_norms[r] = sq_norm
+        for p in range(n_outputs):
+            out[(first_row + r) * n_outputs + p] = 0.0
+    row_starts[n_rows] = stored
+    if model.column_starts != NULL:
+        for r in range(n_rows):
+            k = row_starts[r]
+            sparse_times_columns(model.column_starts, model.column_rows, model.column_values,
+                                 scratch.indices + k, scratch.values + k,
+                                 row_starts[r + 1] - k, model.n_support, scratch.kernel_values)
+            finish_row(model, 0, model.n_support, scratch.kernel_values,
+                       scratch.row_sq_norms[r], out + (first_row + r) * n_outputs, scratch.sums)
+        return
+    for b in range(n_blocks):
+        block_starts[b] = merged
+        size = merge_four(scratch.indices, scratch.values, row_starts + 4 * b,
+                          scratch.union_indices + merged, scratch.union_values + 4 * merged)
+        # A union entry costs about twice a row's entry (four rows, half the columns
+        # per pass); an empty union sends the block's rows one at a time.
+        if UNION_COST * size < row_starts[4 * b + 4] - row_starts[4 * b]:
+            merged += size
+    block_starts[n_blocks] = merged
+    start = 0
+    while start < model.n_support:
+        n = min(tile, model.n_support - start)
+        for b in range(n_blocks):
+            u = block_starts[b]
+            size = block_starts[b + 1] - u
+            if size == 0:
+                rows_one_by_one(model, start, n, 4 * b, 4 * b + 4, first_row, out, n_outputs,
+                                scratch)
+                continue
+            sparse4_times_rows(model.transposed + start, model.n_support,
+                               scratch.union_indices + u, scratch.union_values + 4 * u,
+                               size, n, scratch.kernel_values, tile)
+            for r in range(4):
+                finish_row(model, start, n, scratch.kernel_values + r * tile,
+                           scratch.row_sq_norms[4 * b + r],
+                           out + (first_row + 4 * b + r) * n_outputs, scratch.sums)
+        rows_one_by_one(model, start, n, 4 * n_blocks, n_rows, first_row, out, n_outputs,
+                        scratch)
+        start += n
+
+
+cdef void rows_one_by_one(const SupportModel* model, Py_ssize_t start, Py_ssize_t n,
+                          Py_ssize_t first, Py_ssize_t end, Py_ssize_t first_row,
+                          double* out, Py_ssize_t n_outputs, Scratch scratch) noexcept nogil:
+    """The tile [start, start + n)'s share for the chunk's rows [first, end), one at a time."""
+    cdef Py_ssize_t r, k
+    for r in range(first, end):
+        k = scratch.row_starts[r]
+        sparse_times_rows(model.transposed + start, model.n_support, scratch.indices + k,
+                          scratch.values + k, scratch.row_starts[r + 1] - k, n,
+                          scratch.kernel_values)
+        finish_row(model, start, n, scratch.kernel_values, scratch.row_sq_norms[r],
+                   out + (first_row + r) * n_outputs, scratch.sums)
+
+
+cdef Scratch carve_scratch(int* ints, double* floats, Py_ssize_t* indices,
+                           Py_ssize_t capacity, Py_ssize_t chunk_rows,
+                           Py_ssize_t tile) noexcept nogil:
+    """One thread's Scratch over its rows of the three scratch arrays."""
+    cdef Scratch scratch
+    scratch.indices = ints
+    scratch.union_indices = ints + capacity
+    scratch.values = floats
+    scratch.union_values = floats + capacity
+    scratch.row_sq_norms = floats + 5 * capacity
+    scratch.kernel_values = floats + 5 * capacity + chunk_rows
+    scratch.sums = scratch.kernel_values + 4 * tile
+    scratch.row_starts = indices
+    scratch.block_starts = indices + chunk_rows + 1
+    return scratch
+
+
+cdef void predict_rows(const SupportModel* model, const RowSource* rows,
+                       Py_ssize_t n_rows, Py_ssize_t chunk_rows, Py_ssize_t capacity,
+                       double[:, ::1] out, int[:, ::1] int_scratch,
+                       double[:, ::1] float_scratch, Py_ssize_t[:, ::1] index_scratch,
+                       int n_threads) noexcept nogil:
+    """Fill out (n_rows, n_outputs), chunks of rows shared among n_threads threads.
+
+    Each thread works in its own row of the scratch arrays, chosen by its OpenMP id.
+    """
+    cdef Py_ssize_t chunk, n_chunks = (n_rows + chunk_rows - 1) // chunk_rows
+    cdef int thread
+    for chunk in prange(n_chunks, schedule="dynamic", num_threads=n_threads):
+        thread = threadid()
+        predict_chunk(model, rows, chunk * chunk_rows, min(n_rows, (chunk + 1) * chunk_rows),
+                      &out[0, 0], out.shape[1],
+                      carve_scratch(&int_scratch[thread, 0], &float_scratch[thread, 0],
+                                    &index_scratch[thread, 0], capacity, chunk_rows,
+                                    model.tile))
+
+
+def serves(support_vectors):
+    """Whether `decision_values` takes these support vectors: sparse ones always, dense
+    ones while their transposed copy stays within ``MAX_TRANSPOSED_ENTRIES``.
+
+    Examples
+    --------
+    >>> serves(np.zeros((3, 4)))
+    True
+    """
+    return sp.issparse(support_vectors) or \
+        support_vectors.shape[0] * support_vectors.shape[1] <= MAX_TRANSPOSED_ENTRIES
+
+
+cdef tuple set_rows(RowSource* rows, X, Py_ssize_t chunk_rows, Py_ssize_t* capacity):
+    """Point `rows` at X's storage; set the most entries a chunk of rows can have.
+
+    Returns the arrays the pointers refer to, to be kept alive.
+    """
+    cdef const double[:, ::1] dense64
+    cdef const float[:, ::1] dense32
+    cdef const double[::1] values64
+    cdef const float[::1] values32
+    cdef const int[::1] indices
+    cdef const Py_ssize_t[::1] indptr
+    cdef Py_ssize_t chunk, n_rows = X.shape[0], n_features = X.shape[1]
+    rows.dense64 = rows.dense32 = NULL
+    rows.values64 = rows.values32 = NULL
+    rows.indices = NULL
+    rows.indptr = NULL
+    rows.n_features = n_features
+    if not sp.issparse(X):
+        capacity[0] = chunk_rows * n_features
+        if X.dtype == np.float32:  # converted row by row, never as a whole
+            dense32 = np.ascontiguousarray(X)
+            rows.dense32 = &dense32[0, 0] if n_features > 0 else NULL
+            return (dense32,)
+        dense64 = np.ascontiguousarray(X, dtype=np.float64)
+        rows.dense64 = &dense64[0, 0] if n_features > 0 else NULL
+        return (dense64,)
+    # Rows are merged four at a time by feature, and their squared norms summed entry
+    # by entry: their indices must ascend without repeats.
+    data, index_array, indptr_array = csr_arrays(X)
+    indices, indptr = index_array, indptr_array
+    rows.indices = &indices[0] if indices.shape[0] else NULL
+    rows.indptr = &indptr[0]
+    if data.dtype == np.float32:
+        values32 = data
+        rows.values32 = &values32[0] if indices.shape[0] else NULL
+    else:
+        data = np.asarray(data, dtype=np.float64)
+        values64 = data
+        rows.values64 = &values64[0] if indices.shape[0] else NULL
+    capacity[0] = 0
+    for chunk in range((n_rows + chunk_rows - 1) // chunk_rows):
+        capacity[0] = max(capacity[0], indptr[min(n_rows, (chunk + 1) * chunk_rows)]
+                          - indptr[chunk * chunk_rows])
+    return data, index_array, indptr_array
+
+
+cdef bint scatter_is_cheaper(X, support_vectors):
+    """Whether scattering the sparse vectors' columns beats the dense transposed copy.
+
+    A row's scatter costs the entries of its features' columns, against one pass
+    over all n_SV vectors per entry of the row for the transposed copy (vectorised,
+    about SCATTER_COST times cheaper per product); a dense row counts every feature.
+    """
+    cdef Py_ssize_t n_support = support_vectors.shape[0], n_features = support_vectors.shape[1]
+    if n_support * n_features > MAX_TRANSPOSED_ENTRIES:
+        return True
+    column_counts = np.bincount(csr_arrays(support_vectors, canonical=False)[1],
+                                minlength=n_features)
+    if sp.issparse(X):
+        scattered = float(column_counts[csr_arrays(X, canonical=False)[1]].sum())
+        products = float(X.nnz) * n_support
+    else:
+        scattered = float(X.shape[0]) * column_counts.sum()
+        products = float(X.shape[0]) * n_features * n_support
+    return SCATTER_COST * scattered < products
+
+
+cdef tuple set_support(SupportModel* model, support_vectors, X, int n_threads, str layout):
+    """Lay the support vectors out for X's rows; returns the arrays to keep alive."""
+    cdef const double[:, ::1] transposed
+    cdef const double[::1] sq_norms
+    cdef const Py_ssize_t[::1] column_starts
+    cdef const int[::1] column_rows
+    cdef const double[::1] column_values
+    cdef Py_ssize_t n_features = support_vectors.shape[1]
+    model.transposed = NULL
+    model.column_starts = NULL
+    model.column_rows = NULL
+    model.column_values = NULL
+    model.n_support = support_vectors.shape[0]
+    if sp.issparse(support_vectors) and (
+        layout == "columns" or (layout == "auto" and scatter_is_cheaper(X, support_vectors))
+    ):
+        parts = support_vector_columns(support_vectors)
+        column_starts, column_rows, column_values, sq_norms = parts
+        model.column_starts = &column_starts[0]
+        model.column_rows = &column_rows[0] if column_rows.shape[0] else NULL
+        model.column_values = &column_values[0] if column_rows.shape[0] else NULL
+        model.sq_norms = &sq_norms[0]
+        model.tile = model.n_support
+        return parts
+    parts = transposed_support_vectors(support_vectors, n_threads)
+    transposed, sq_norms = parts
+    model.transposed = &transposed[0, 0] if n_features > 0 else NULL
+    model.sq_norms = &sq_norms[0]
+    model.tile = min(MAX_TILE, max(MIN_TILE, TILE_BYTES // (8 * max(n_features, 1)) // 32 * 32))
+    return parts
+
+
+def decision_values(X, support_vectors, dual_coef, n_support, *, int kernel_type, int degree,
+                    double gamma, double coef0, int n_threads=1, str layout="auto"):
+    """Decision values K(X, SV) W of a fitted SVM, without the intercept.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features), float64 or float32, or sparse matrix
+        Sparse input needs no particular index order.
+    support_vectors : ndarray or sparse matrix of shape (n_SV, n_features)
+        Grouped by class, as LIBSVM stores them.
+    dual_coef : ndarray of shape (n_classes - 1, n_SV), or (1, n_SV) for a single problem
+    n_support : array-like of shape (n_classes,), or (1,) for a single problem
+        Support vectors per class.
+    kernel_type : int
+        LIBSVM's code: 0 linear, 1 poly, 2 rbf, 3 sigmoid.
+    degree, gamma, coef0 : int, float, float
+        The kernel's parameters.
+    n_threads : int, default=1
+        OpenMP threads, at most ``omp_get_max_threads()``; the values do not depend on it.
+    layout : {"auto", "transposed", "columns"}, default="auto"
+        How the support vectors are laid out: a dense transposed copy, or (sparse
+        vectors only) their columns, scattered by each row; "auto" picks the cheaper.
+        The values agree to rounding.
+
+    Returns
+    -------
+    ndarray of shape (n_samples, n_classes * (n_classes - 1) / 2), or (n_samples, 1)
+        For each one-vs-one pair in LIBSVM's order (positive: the pair's first class),
+        or for the single problem.
+
+    Examples
+    --------
+    >>> sv = np.array([[0.0, 1.0], [1.0, 0.0]])
+    >>> decision_values(np.array([[0.0, 1.0]]), sv, np.array([[1.0, -1.0]]), [1, 1],
+    ...                 kernel_type=0, degree=3, gamma=1.0, coef0=0.0).tolist()
+    [[1.0]]
+    """
+    cdef SupportModel model
+    cdef RowSource rows
+    cdef const double[:, ::1] coef
+    cdef const Py_ssize_t[::1] group_starts
+    cdef const Py_ssize_t[:, ::1] columns
+    cdef double[:, ::1] out
+    cdef int[:, ::1] int_scratch
+    cdef double[:, ::1] float_scratch
+    cdef Py_ssize_t[:, ::1] index_scratch
+    cdef Py_ssize_t n_rows = X.shape[0], n_features = X.shape[1]
+    cdef Py_ssize_t n_support_vectors = support_vectors.shape[0], capacity, chunk_rows
+    if kernel_type not in (LINEAR, POLY, RBF, SIGMOID):
+        raise ValueError(
+            f"kernel_type must be 0, 1, 2 or 3 (a built-in kernel); got {kernel_type}"
+        )
+    if layout not in ("auto", "transposed", "columns"):
+        raise ValueError(f"layout must be 'auto', 'transposed' or 'columns'; got {layout!r}")
+    if support_vectors.shape[1] != n_features:
+        raise ValueError(
+            f"X has {n_features} features, but the support vectors have "
+            f"{support_vectors.shape[1]}"
+        )
+    coef_array = np.ascontiguousarray(dual_coef, dtype=np.float64)
+    group_starts, columns = output_columns(n_support)
+    model.n_groups = group_starts.shape[0] - 1
+    model.n_coef_rows = columns.shape[1]
+    if coef_array.shape != (model.n_coef_rows, n_support_vectors) \
+            or group_starts[model.n_groups] != n_support_vectors:
+        raise ValueError(
+            f"dual_coef of shape {coef_array.shape} and n_support {list(n_support)} do not "
+            f"fit {n_support_vectors} support vectors in {model.n_groups} group(s)"
+        )
+    n_outputs = 1 if model.n_groups == 1 else model.n_groups * (model.n_groups - 1) // 2
+    out = np.zeros((n_rows, n_outputs), dtype=np.float64)
+    if n_rows == 0 or n_support_vectors == 0:
+        return np.asarray(out)
+    coef = coef_array
+    model.coef = &coef[0, 0]
+    model.group_starts = &group_starts[0]
+    model.columns = &columns[0, 0]
+    model.params.kernel_type = kernel_type
+    model.params.degree = degree
+    model.params.gamma = gamma
+    model.params.coef0 = coef0
+    # The arrays behind the pointers of `model` and `rows`, alive until the end.
+    _support_arrays = set_support(&model, support_vectors, X, n_threads, layout)
+    chunk_rows = max(1, min(CHUNK_ROWS, GATHER_ENTRIES // max(n_features, 1)))
+    _row_arrays = set_rows(&rows, X, chunk_rows, &capacity)
+
+    n_chunks = (n_rows + chunk_rows - 1) // chunk_rows
+    n_threads = max(1, min(n_threads, openmp_max_threads(), n_chunks))
+    if n_rows * n_support_vectors < MIN_THREADED_KERNEL_VALUES:
+        n_threads = 1
+    # Per-thread scratch (see Scratch), allocated here: nothing is allocated without the GIL.
+    capacity = max(capacity, 1)
+    int_scratch = np.empty((n_threads, 2 * capacity), dtype=np.intc)
+    float_scratch = np.empty(
+        (n_threads, 5 * capacity + chunk_rows + 4 * model.tile + model.n_coef_rows)
+    )
+    index_scratch = np.empty((n_threads, chunk_rows + 1 + chunk_rows // 4 + 1), dtype=np.intp)
+    with nogil:
+        predict_rows(&model, &rows, n_rows, chunk_rows, capacity, out, int_scratch,
+                     float_scratch, index_scratch, n_threads)
+    return np.asarray(out)

@@ -1,0 +1,17 @@
+"""Type stubs for svmx._engine.support_layout (support vectors laid out by feature)."""
+
+from typing import Any
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+def transposed_support_vectors(
+    support_vectors: Any, n_threads: int = 1
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]: ...
+def support_vector_columns(
+    support_vectors: Any,
+) -> tuple[NDArray[np.intp], NDArray[np.intc], NDArray[np.float64], NDArray[np.float64]]: ...
+def output_columns(n_support: ArrayLike) -> tuple[NDArray[np.intp], NDArray[np.intp]]: ...
+def csr_arrays(
+    matrix: Any, canonical: bool = True
+) -> tuple[NDArray[Any], NDArray[np.intc], NDArray[np.intp]]: ...

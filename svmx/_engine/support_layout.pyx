@@ -1,0 +1,202 @@
+# cython: language_level=3, cdivision=True
+"""The support vectors laid out by feature, for prediction (see svmx._engine.predict).
+
+A dense transposed copy (n_features x n_SV: feature j of every vector is one
+contiguous row) or, for sparse vectors, their columns (CSC); either way with the
+vectors' squared norms, summed feature by feature so that both layouts give the
+same norms. Also where each class group's coefficient rows add their share.
+"""
+
+from cython.parallel cimport prange
+
+from svmx._engine.openmp cimport openmp_max_threads
+
+import numpy as np
+import scipy.sparse as sp
+
+# Square blocks of the transposed copy.
+cdef Py_ssize_t TRANSPOSE_BLOCK = 16
+
+
+cdef void transpose_features(const double[:, :] vectors, double[:, ::1] transposed,
+                             Py_ssize_t first, Py_ssize_t end) noexcept nogil:
+    """transposed[j, s] = vectors[s, j] for the features j in [first, end).
+
+    Square blocks keep both the rows read and the rows written in cache (a plain
+    transposed copy reads or writes one entry per cache line).
+    """
+    cdef Py_ssize_t block, s, j, s_end
+    cdef Py_ssize_t n_support = vectors.shape[0]
+    for block in range((n_support + TRANSPOSE_BLOCK - 1) // TRANSPOSE_BLOCK):
+        s_end = min(n_support, (block + 1) * TRANSPOSE_BLOCK)
+        for j in range(first, end):
+            for s in range(block * TRANSPOSE_BLOCK, s_end):
+                transposed[j, s] = vectors[s, j]
+
+
+def transposed_support_vectors(support_vectors, int n_threads=1):
+    """The support vectors as a (n_features, n_SV) float64 array, and their squared norms.
+
+    Parameters
+    ----------
+    support_vectors : ndarray or sparse matrix of shape (n_SV, n_features)
+    n_threads : int, default=1
+        OpenMP threads for a dense transpose.
+
+    Returns
+    -------
+    transposed : ndarray of shape (n_features, n_SV), C-contiguous
+    sq_norms : ndarray of shape (n_SV,)
+
+    Examples
+    --------
+    >>> transposed, sq_norms = transposed_support_vectors(np.array([[1.0, 2.0], [3.0, 0.0]]))
+    >>> transposed.tolist(), sq_norms.tolist()
+    ([[1.0, 3.0], [2.0, 0.0]], [5.0, 9.0])
+    """
+    cdef double[:, ::1] transposed
+    cdef double[::1] sq_norms
+    cdef const double[:, :] dense
+    cdef const double[::1] data
+    cdef const int[::1] indices
+    cdef const Py_ssize_t[::1] indptr
+    cdef Py_ssize_t s, j, k, block, n_blocks
+    cdef Py_ssize_t n_support = support_vectors.shape[0], n_features = support_vectors.shape[1]
+    if not sp.issparse(support_vectors):
+        dense = np.asarray(support_vectors, dtype=np.float64)
+        transposed = np.empty((n_features, n_support), dtype=np.float64)
+        n_blocks = (n_features + TRANSPOSE_BLOCK - 1) // TRANSPOSE_BLOCK
+        n_threads = max(1, min(n_threads, openmp_max_threads(), n_blocks))
+        for block in prange(n_blocks, nogil=True, schedule="static", num_threads=n_threads):
+            transpose_features(dense, transposed, block * TRANSPOSE_BLOCK,
+                               min(n_features, (block + 1) * TRANSPOSE_BLOCK))
+    else:
+        parts = csr_arrays(support_vectors, canonical=False)
+        data, indices, indptr = np.asarray(parts[0], dtype=np.float64), parts[1], parts[2]
+        transposed = np.zeros((n_features, n_support), dtype=np.float64)
+        with nogil:
+            for s in range(n_support):
+                for k in range(indptr[s], indptr[s + 1]):
+                    transposed[indices[k], s] += data[k]
+    sq_norms = np.zeros(n_support, dtype=np.float64)
+    with nogil:
+        for j in range(n_features):
+            for s in range(n_support):
+                sq_norms[s] += transposed[j, s] * transposed[j, s]
+    return np.asarray(transposed), np.asarray(sq_norms)
+
+
+def support_vector_columns(support_vectors):
+    """The sparse support vectors by feature (CSC), and their squared norms.
+
+    Parameters
+    ----------
+    support_vectors : sparse matrix of shape (n_SV, n_features)
+
+    Returns
+    -------
+    column_starts : ndarray of shape (n_features + 1,)
+    column_rows : ndarray of shape (nnz,), int32, ascending within each column
+    column_values : ndarray of shape (nnz,)
+    sq_norms : ndarray of shape (n_SV,)
+        Summed feature by feature, as `transposed_support_vectors` sums them.
+
+    Examples
+    --------
+    >>> import scipy.sparse as sp
+    >>> parts = support_vector_columns(sp.csr_matrix(np.array([[1.0, 2.0], [3.0, 0.0]])))
+    >>> [part.tolist() for part in parts]
+    [[0, 2, 3], [0, 1, 0], [1.0, 3.0, 2.0], [5.0, 9.0]]
+    """
+    cdef const double[::1] data
+    cdef const int[::1] indices
+    cdef const Py_ssize_t[::1] indptr
+    cdef Py_ssize_t n_support = support_vectors.shape[0], n_features = support_vectors.shape[1]
+    cdef Py_ssize_t s, j, k, p
+    parts = csr_arrays(support_vectors)
+    data, indices, indptr = np.asarray(parts[0], dtype=np.float64), parts[1], parts[2]
+    cdef Py_ssize_t[::1] starts = np.zeros(n_features + 1, dtype=np.intp)
+    cdef Py_ssize_t[::1] next_slot = np.empty(n_features, dtype=np.intp)
+    cdef int[::1] rows = np.empty(indices.shape[0], dtype=np.intc)
+    cdef double[::1] values = np.empty(indices.shape[0], dtype=np.float64)
+    cdef double[::1] sq_norms = np.zeros(n_support, dtype=np.float64)
+    with nogil:
+        # A counting sort by feature; rows ascend in each column as they are visited.
+        for k in range(indices.shape[0]):
+            starts[indices[k] + 1] += 1
+        for j in range(n_features):
+            starts[j + 1] += starts[j]
+            next_slot[j] = starts[j]
+        for s in range(n_support):
+            for k in range(indptr[s], indptr[s + 1]):
+                p = next_slot[indices[k]]
+                rows[p] = <int> s
+                values[p] = data[k]
+                next_slot[indices[k]] = p + 1
+        for j in range(n_features):
+            for p in range(starts[j], starts[j + 1]):
+                sq_norms[rows[p]] += values[p] * values[p]
+    return np.asarray(starts), np.asarray(rows), np.asarray(values), np.asarray(sq_norms)
+
+
+def output_columns(n_support):
+    """Where each (class group, dual_coef row) adds its share: group starts and columns.
+
+    One group is a single problem (SVR, one-class SVM) with one output column.
+    For k > 1 classes, row r of class c's coefficients belongs to the pair
+    (r, c) when r < c and to (c, r + 1) otherwise, numbered in LIBSVM's order.
+
+    Parameters
+    ----------
+    n_support : array-like of shape (n_groups,)
+        Support vectors per class, in the order they are stored.
+
+    Returns
+    -------
+    group_starts : ndarray of shape (n_groups + 1,)
+    columns : ndarray of shape (n_groups, max(n_groups - 1, 1))
+
+    Examples
+    --------
+    >>> starts, columns = output_columns([2, 1, 3])
+    >>> starts.tolist(), columns.tolist()
+    ([0, 2, 3, 6], [[0, 1], [0, 2], [1, 2]])
+    """
+    cdef const Py_ssize_t[::1] counts = np.asarray(n_support, dtype=np.intp).ravel()
+    cdef Py_ssize_t n_groups = counts.shape[0], c, r
+    cdef Py_ssize_t[::1] starts = np.empty(n_groups + 1, dtype=np.intp)
+    cdef Py_ssize_t[:, ::1] columns = np.zeros((n_groups, max(n_groups - 1, 1)), dtype=np.intp)
+    starts[0] = 0
+    for c in range(n_groups):
+        starts[c + 1] = starts[c] + counts[c]
+        for r in range(n_groups - 1):
+            columns[c, r] = pair_column(r, c, n_groups) if r < c \
+                else pair_column(c, r + 1, n_groups)
+    return np.asarray(starts), np.asarray(columns)
+
+
+cdef inline Py_ssize_t pair_column(Py_ssize_t i, Py_ssize_t j, Py_ssize_t n_classes):
+    """The position of the pair (i, j), i < j, in LIBSVM's order (0, 1), (0, 2), ..."""
+    return i * n_classes - i * (i + 1) // 2 + (j - i - 1)
+
+
+def csr_arrays(matrix, canonical=True):
+    """data, indices (int32) and indptr (intp) of a sparse matrix's CSR form.
+
+    With ``canonical``, each row's indices ascend without repeats (duplicates
+    summed; a copy is made only when needed).
+
+    Examples
+    --------
+    >>> import scipy.sparse as sp
+    >>> data, indices, indptr = csr_arrays(sp.csr_matrix(np.array([[0.0, 2.0], [3.0, 0.0]])))
+    >>> data.tolist(), indices.tolist(), indptr.tolist()
+    ([2.0, 3.0], [1, 0], [0, 1, 2])
+    """
+    if matrix.format != "csr":
+        matrix = matrix.tocsr()
+    if canonical and not matrix.has_canonical_format:
+        matrix = matrix.copy()
+        matrix.sum_duplicates()
+    return (matrix.data, np.asarray(matrix.indices, dtype=np.intc),
+            np.asarray(matrix.indptr, dtype=np.intp))
