@@ -27,6 +27,10 @@ GRAM_SHARE_OF_CACHE = 0.75
 # Rows of the Gram matrix computed per matrix product (a float64 block of
 # this many rows is the only temporary).
 GRAM_BLOCK_ROWS = 1024
+# Rows with fewer stored entries than this make kernel columns cheap enough that
+# the pairs compute only the ones they need (dna.scale, 45 per row: 1.6x faster
+# without the shared matrix; mnist, 784 per row: 4x faster with it).
+GRAM_MIN_ENTRIES_PER_ROW = 100
 
 
 @dataclass(frozen=True)
@@ -65,19 +69,23 @@ def shared_gram(
     """The shared Gram matrix for a many-class problem, or None when it does not pay.
 
     It is built for three or more classes when its float32 form fits in
-    ``GRAM_SHARE_OF_CACHE * cache_size``; two classes make one problem, which
-    computes only the kernel columns it needs.
+    ``GRAM_SHARE_OF_CACHE * cache_size`` and rows hold at least
+    ``GRAM_MIN_ENTRIES_PER_ROW`` stored entries on average; two classes make
+    one problem, which computes only the kernel columns it needs.
 
     Examples
     --------
-    >>> X = np.array([[0.0], [1.0], [2.0]])
+    >>> X = np.repeat(np.array([[0.0], [1.0], [2.0]]), 100, axis=1) / 10.0
     >>> rows = [np.array([0]), np.array([1]), np.array([2])]
     >>> args = dict(kernel_type=2, degree=3, gamma=1.0, coef0=0.0)
     >>> gram = shared_gram(X, rows, args, cache_size=200.0, threads=1)
-    >>> np.round(gram.matrix[0], 4).tolist()
+    >>> np.round(gram.matrix[0].astype(np.float64), 4).tolist()
     [1.0, 0.3679, 0.0183]
     """
     if len(class_rows) < 3:
+        return None
+    stored = X.nnz if sp.issparse(X) else X.size
+    if stored < GRAM_MIN_ENTRIES_PER_ROW * X.shape[0]:
         return None
     used = np.sort(np.concatenate(class_rows))
     m = used.size

@@ -11,8 +11,9 @@ from svmx._shared_gram import gram_megabytes, shared_gram
 
 
 def _three_classes(n=150, seed=0):
+    # 120 features: rows rich enough for the shared matrix (GRAM_MIN_ENTRIES_PER_ROW).
     rng = np.random.default_rng(seed)
-    X = rng.normal(size=(n, 5))
+    X = rng.normal(size=(n, 120)) / 5.0
     y = np.argmax(X[:, :3] + 0.3 * rng.normal(size=(n, 3)), axis=1)
     return X, y
 
@@ -47,6 +48,15 @@ def test_samples_left_out_have_no_row():
     assert_array_equal(gram.position[used], np.arange(used.size))
     left_out = np.setdiff1d(np.arange(30), used)
     assert (gram.position[left_out] == -1).all()
+
+
+def test_no_gram_for_rows_with_few_stored_entries():
+    X, y = _three_classes(60)
+    rows = [np.flatnonzero(y == c) for c in range(3)]
+    assert shared_gram(X[:, :50], rows, _arguments("rbf"), cache_size=100.0, threads=1) is None
+    sparse = sp.csr_matrix(np.where(np.abs(X) > 0.15, X, 0.0))  # about 45% of 120 stored
+    assert sparse.nnz < _shared_gram.GRAM_MIN_ENTRIES_PER_ROW * 60
+    assert shared_gram(sparse, rows, _arguments("rbf"), cache_size=100.0, threads=1) is None
 
 
 def test_no_gram_for_two_classes_or_beyond_the_cache_budget():
@@ -89,10 +99,12 @@ def test_shared_gram_model_is_the_per_pair_model(estimator, kernel):
         assert_allclose(auto.dual_coef_, smo.dual_coef_, atol=1e-6)
 
 
-def test_shared_gram_on_real_data_matches_the_per_pair_solver(load_shared):
-    X, y = load_shared("dna.scale")
-    X_test, y_test = load_shared("dna.scale.t", n_features=X.shape[1])
-    auto = SVC(gamma=1.0 / X.shape[1]).fit(X, y)
+def test_shared_gram_on_real_data_matches_the_per_pair_solver(load_shared, capsys):
+    X, y = load_shared("mnist_5k.libsvm", n_features=784)
+    X = X / 255.0
+    X, y, X_test = X[0::3], y[0::3], X[1::6]  # the rows are sorted by class
+    auto = SVC(gamma=1.0 / X.shape[1], verbose=True).fit(X, y)
+    assert "kernel matrix shared by 45 pairs" in capsys.readouterr().out
     smo = SVC(gamma=1.0 / X.shape[1], solver="smo").fit(X, y)
     agreement = np.mean(auto.predict(X_test) == smo.predict(X_test))
     assert agreement >= 0.999
