@@ -41,6 +41,9 @@ cdef class Rows:
                        Py_ssize_t ld) noexcept nogil
     cdef int kernel_rows(self, const int* which, int n_which, float* out, Py_ssize_t ld,
                          const KernelParams* params, const double* block_sq_norms) noexcept nogil
+    cdef int block_products(self, const int* which, int n_which, float* out, Py_ssize_t ld,
+                            const KernelParams* params,
+                            const double* block_sq_norms) noexcept nogil
 
 
 cdef class DenseRows(Rows):
@@ -54,9 +57,6 @@ cdef class DenseRows32(Rows):
     cdef float[::1] block_buffer
     cdef float[:, ::1] gathered
     cdef float[::1] gathered_t  # the block's transpose, (n_features x padded n_which)
-    cdef int dense_block_products(self, const int* which, int n_which, float* out,
-                                  Py_ssize_t ld, const KernelParams* params,
-                                  const double* block_sq_norms) noexcept nogil
 
 
 cdef class CsrRows(Rows):
@@ -68,9 +68,6 @@ cdef class CsrRows(Rows):
     cdef double[::1] scattered
     # dot_block's map from a feature to its row in the block's dense transpose (-1: none).
     cdef int[::1] feature_slot
-    cdef int sparse_block_products(self, const int* which, int n_which, float* out,
-                                   Py_ssize_t ld, const KernelParams* params,
-                                   const double* block_sq_norms) noexcept nogil
 
 
 cdef class TiledRows(Rows):
@@ -78,8 +75,6 @@ cdef class TiledRows(Rows):
     2l variables of SVR over l samples."""
     cdef Rows base
     cdef int copies
-    cdef int tiled_block(self, const int* which, int n_which, float* out, Py_ssize_t ld,
-                         const KernelParams* params, const double* block_sq_norms) noexcept nogil
 
 
 cdef class Kernel:

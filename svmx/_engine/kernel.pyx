@@ -117,10 +117,25 @@ cdef class Rows:
         """out[t * ld + b] = x_t . x_which[b] for every row t and b < n_which.
 
         Row t of the result holds the products of row t with the block, so a
-        block occupies columns of a row-major (n_rows, ld) array. The generic
-        version goes column by column; subclasses use matrix products. Returns
-        0, or -1 when memory ran out.
+        block occupies columns of a row-major (n_rows, ld) array. Returns 0, or
+        -1 when memory ran out.
         """
+        return self.block_products(which, n_which, out, ld, NULL, NULL)
+
+    cdef int kernel_rows(self, const int* which, int n_which, float* out, Py_ssize_t ld,
+                         const KernelParams* params, const double* block_sq_norms) noexcept nogil:
+        """out[t * ld + b] = K(x_t, x_which[b]), as `dot_block` lays it out.
+
+        block_sq_norms[b] is the squared norm of row which[b]. Returns 0, or -1
+        when memory ran out.
+        """
+        return self.block_products(which, n_which, out, ld, params, block_sq_norms)
+
+    cdef int block_products(self, const int* which, int n_which, float* out, Py_ssize_t ld,
+                            const KernelParams* params,
+                            const double* block_sq_norms) noexcept nogil:
+        """What `dot_block` (params NULL) and `kernel_rows` compute; subclasses
+        override it with matrix products. This version goes column by column."""
         cdef Py_ssize_t b, t, n_rows = self.n_rows
         cdef double* column = <double*> malloc(n_rows * sizeof(double))
         if column == NULL:
@@ -130,19 +145,9 @@ cdef class Rows:
             for t in range(n_rows):
                 out[t * ld + b] = <float> column[t]
         free(column)
-        return 0
-
-    cdef int kernel_rows(self, const int* which, int n_which, float* out, Py_ssize_t ld,
-                         const KernelParams* params, const double* block_sq_norms) noexcept nogil:
-        """out[t * ld + b] = K(x_t, x_which[b]): `dot_block` then the kernel's map.
-
-        block_sq_norms[b] is the squared norm of row which[b]. Returns 0, or -1
-        when memory ran out.
-        """
-        if self.dot_block(which, n_which, out, ld) != 0:
-            return -1
-        map_block_rows(params, out, self.n_rows, ld, n_which, &self.sq_norms[0],
-                       block_sq_norms, self.n_threads)
+        if params != NULL:
+            map_block_rows(params, out, n_rows, ld, n_which, &self.sq_norms[0],
+                           block_sq_norms, self.n_threads)
         return 0
 
 
@@ -275,17 +280,9 @@ cdef class DenseRows32(Rows):
             total += <double> self.data[i, k] * self.data[j, k]
         return total
 
-    cdef int dot_block(self, const int* which, int n_which, float* out,
-                       Py_ssize_t ld) noexcept nogil:
-        return self.dense_block_products(which, n_which, out, ld, NULL, NULL)
-
-    cdef int kernel_rows(self, const int* which, int n_which, float* out, Py_ssize_t ld,
-                         const KernelParams* params, const double* block_sq_norms) noexcept nogil:
-        return self.dense_block_products(which, n_which, out, ld, params, block_sq_norms)
-
-    cdef int dense_block_products(self, const int* which, int n_which, float* out,
-                                  Py_ssize_t ld, const KernelParams* params,
-                                  const double* block_sq_norms) noexcept nogil:
+    cdef int block_products(self, const int* which, int n_which, float* out, Py_ssize_t ld,
+                            const KernelParams* params,
+                            const double* block_sq_norms) noexcept nogil:
         """out[t * ld + b] = x_t . x_which[b] in float32, mapped by the kernel if params
         is not NULL.
 
@@ -398,22 +395,9 @@ cdef class CsrRows(Rows):
         for k in range(self.indptr[row], self.indptr[row + 1]):
             self.scattered[self.indices[k]] = 0.0
 
-    cdef int dot_block(self, const int* which, int n_which, float* out,
-                       Py_ssize_t ld) noexcept nogil:
-        """out[t * ld + b] = x_t . x_which[b] in float32: sparse rows times a dense block.
-
-        See `sparse_block_products`.
-        """
-        return self.sparse_block_products(which, n_which, out, ld, NULL, NULL)
-
-    cdef int kernel_rows(self, const int* which, int n_which, float* out, Py_ssize_t ld,
-                         const KernelParams* params, const double* block_sq_norms) noexcept nogil:
-        # The map runs on each output row right after its products, while it is in cache.
-        return self.sparse_block_products(which, n_which, out, ld, params, block_sq_norms)
-
-    cdef int sparse_block_products(self, const int* which, int n_which, float* out,
-                                   Py_ssize_t ld, const KernelParams* params,
-                                   const double* block_sq_norms) noexcept nogil:
+    cdef int block_products(self, const int* which, int n_which, float* out, Py_ssize_t ld,
+                            const KernelParams* params,
+                            const double* block_sq_norms) noexcept nogil:
         """out[t * ld + b] = x_t . x_which[b] in float32, mapped by the kernel if params
         is not NULL.
 
@@ -552,16 +536,9 @@ cdef class TiledRows(Rows):
         cdef Py_ssize_t n = self.base.n_rows
         return self.base.dot(i % n, j % n)
 
-    cdef int dot_block(self, const int* which, int n_which, float* out,
-                       Py_ssize_t ld) noexcept nogil:
-        return self.tiled_block(which, n_which, out, ld, NULL, NULL)
-
-    cdef int kernel_rows(self, const int* which, int n_which, float* out, Py_ssize_t ld,
-                         const KernelParams* params, const double* block_sq_norms) noexcept nogil:
-        return self.tiled_block(which, n_which, out, ld, params, block_sq_norms)
-
-    cdef int tiled_block(self, const int* which, int n_which, float* out, Py_ssize_t ld,
-                         const KernelParams* params, const double* block_sq_norms) noexcept nogil:
+    cdef int block_products(self, const int* which, int n_which, float* out, Py_ssize_t ld,
+                            const KernelParams* params,
+                            const double* block_sq_norms) noexcept nogil:
         """The first n output rows from the base rows (mapped by the kernel if params
         is not NULL), then the same values for every copy: row t + copy * n of the
         output equals row t."""

@@ -27,6 +27,7 @@ thread count. Its dot products sum the row's entries in feature order whatever
 the path, so they differ between paths at most in the sign of a zero.
 """
 
+from cython cimport floating
 from cython.parallel cimport prange, threadid
 
 from svmx._engine.dotmath cimport (
@@ -102,7 +103,7 @@ cdef struct RowSource:
 cdef Py_ssize_t gather_row(const RowSource* rows, Py_ssize_t i, int* indices,
                            double* values) noexcept nogil:
     """Write row i's non-zero entries as (feature, float64 value); return their count."""
-    cdef Py_ssize_t j, k, count = 0
+    cdef Py_ssize_t k, count = 0
     cdef Py_ssize_t n_features = rows.n_features
     cdef double value
     if rows.indptr != NULL:
@@ -113,19 +114,23 @@ cdef Py_ssize_t gather_row(const RowSource* rows, Py_ssize_t i, int* indices,
                 values[count] = value
                 count += 1
     elif rows.dense64 != NULL:
-        for j in range(n_features):
-            value = rows.dense64[i * n_features + j]
-            if value != 0.0:
-                indices[count] = <int> j
-                values[count] = value
-                count += 1
+        count = gather_dense_row(rows.dense64 + i * n_features, n_features, indices, values)
     else:
-        for j in range(n_features):
-            value = rows.dense32[i * n_features + j]
-            if value != 0.0:
-                indices[count] = <int> j
-                values[count] = value
-                count += 1
+        count = gather_dense_row(rows.dense32 + i * n_features, n_features, indices, values)
+    return count
+
+
+cdef inline Py_ssize_t gather_dense_row(const floating* row, Py_ssize_t n_features,
+                                        int* indices, double* values) noexcept nogil:
+    """gather_row for one dense row of float32 or float64 values."""
+    cdef Py_ssize_t j, count = 0
+    cdef double value
+    for j in range(n_features):
+        value = row[j]
+        if value != 0.0:
+            indices[count] = <int> j
+            values[count] = value
+            count += 1
     return count
 
 
