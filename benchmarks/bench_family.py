@@ -44,6 +44,7 @@ from run import (
     log,
     make_svmx_importable,
     notes_section,
+    publish_report,
     thread_settings,
     timed_fit,
     timed_predict,
@@ -266,11 +267,9 @@ def main(argv=None):
     make_svmx_importable()
     args.load_before = _load()
     rows, notes = run(args)
-    report = "\n".join(header(args) + results_table(rows) + notes_section(notes)) + "\n"
-    print(report)
-    args.output.parent.mkdir(parents=True, exist_ok=True)
-    args.output.write_text(report)
-    log(f"report written to {args.output}")
+    publish_report(
+        "\n".join(header(args) + results_table(rows) + notes_section(notes)) + "\n", args.output
+    )
 
 
 if __name__ == "__main__":

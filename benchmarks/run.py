@@ -541,6 +541,14 @@ def run(args):
     return rows, notes
 
 
+def publish_report(report, output):
+    """Print the Markdown report and write it to ``output`` (its folder made if missing)."""
+    print(report)
+    output.parent.mkdir(parents=True, exist_ok=True)
+    output.write_text(report)
+    log(f"report written to {output}")
+
+
 def main(argv=None):
     """Run the suite, print the report and write it (and the chart) to ``--output``."""
     args = parse_args(argv)
@@ -549,11 +557,7 @@ def main(argv=None):
     make_svmx_importable()
     args.load_before = _load()
     rows, notes = run(args)
-    report = render_report(rows, args, notes)
-    print(report)
-    args.output.parent.mkdir(parents=True, exist_ok=True)
-    args.output.write_text(report)
-    log(f"report written to {args.output}")
+    publish_report(render_report(rows, args, notes), args.output)
     chart = plot_fit_ratios(rows, args.output.with_suffix(".png"))
     log(f"chart written to {chart}" if chart else "no chart (matplotlib missing or no rows)")
 

@@ -24,6 +24,7 @@ def solve_c_svc(
     shrinking: bool,
     max_iter: int,
     solver: str = "smo",
+    n_threads: int = 1,
 ) -> dict[str, Any]: ...
 def solve_nu_svc(
     X: Any,
@@ -41,6 +42,7 @@ def solve_nu_svc(
     shrinking: bool,
     max_iter: int,
     solver: str = "smo",
+    n_threads: int = 1,
 ) -> dict[str, Any]: ...
 def solve_one_class(
     X: Any,
@@ -57,6 +59,7 @@ def solve_one_class(
     shrinking: bool,
     max_iter: int,
     solver: str = "smo",
+    n_threads: int = 1,
 ) -> dict[str, Any]: ...
 def solve_epsilon_svr(
     X: Any,
@@ -74,6 +77,7 @@ def solve_epsilon_svr(
     shrinking: bool,
     max_iter: int,
     solver: str = "smo",
+    n_threads: int = 1,
 ) -> dict[str, Any]: ...
 def solve_nu_svr(
     X: Any,
@@ -91,6 +95,7 @@ def solve_nu_svr(
     shrinking: bool,
     max_iter: int,
     solver: str = "smo",
+    n_threads: int = 1,
 ) -> dict[str, Any]: ...
 def squared_norms(X: Any) -> NDArray[np.float64]: ...
 def dense_if_dense_enough(M: Any) -> Any: ...

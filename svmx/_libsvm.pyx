@@ -58,11 +58,8 @@ cdef Rows gather_rows(X, rows):
     return DenseRows(np.ascontiguousarray(X[rows], dtype=np.float64))
 
 
-cdef Kernel make_kernel(X, rows, int kernel_type, int degree, double gamma, double coef0,
-                        int n_threads=1):
-    """A kernel over the rows `rows` of X (for 'precomputed', X is the Gram matrix);
-    sparse rows compute long kernel columns on up to `n_threads` threads."""
-    cdef Rows data
+cdef Kernel make_kernel(X, rows, int kernel_type, int degree, double gamma, double coef0):
+    """A kernel over the rows `rows` of X (for 'precomputed', X is the Gram matrix)."""
     rows = np.asarray(rows, dtype=np.intp)
     if kernel_type == KERNEL_TYPES["precomputed"]:
         X = np.asarray(X)
@@ -71,9 +68,7 @@ cdef Kernel make_kernel(X, rows, int kernel_type, int degree, double gamma, doub
                           kernel_type, degree, gamma, coef0)
         gram = np.ascontiguousarray(X[np.ix_(rows, rows)], dtype=np.float64)
         return Kernel(DenseRows(gram), kernel_type, degree, gamma, coef0)
-    data = gather_rows(X, rows)
-    data.set_threads(n_threads)
-    return Kernel(data, kernel_type, degree, gamma, coef0)
+    return Kernel(gather_rows(X, rows), kernel_type, degree, gamma, coef0)
 
 
 cdef int raise_pending_interrupt() except -1:
@@ -171,10 +166,9 @@ cdef dict run_block_solver(X, rows, double[::1] p, signed char[::1] y, double[::
         (<DenseRows32> data).reserve_block(size)
     # At most OpenMP's limit, so that threadpoolctl's limits hold.
     n_threads = max(1, min(n_threads, openmp_max_threads()))
-    data.set_threads(n_threads)
     if copies > 1:
         data = TiledRows(data, copies)
-        data.set_threads(n_threads)
+    data.set_threads(n_threads)
     with nogil:
         solver.solve(data, &params, &p[0], &y[0], &alpha[0], &C[0], tol, max_iter, size,
                      on_main_thread, &info)
@@ -200,7 +194,7 @@ def solve_c_svc(X, rows, signed char[::1] y, double[::1] C, *, int kernel_type, 
                                   n_threads)
         result["coef"] = alpha * np.asarray(y, dtype=np.float64)
         return result
-    kernel = make_kernel(X, rows, kernel_type, degree, gamma, coef0, n_threads)
+    kernel = make_kernel(X, rows, kernel_type, degree, gamma, coef0)
     Q = SvcQ(kernel, y, cache_size * 1048576.0)
     alpha = np.zeros(l, dtype=np.float64)
     p = np.full(l, -1.0)
@@ -231,7 +225,7 @@ def solve_nu_svc(X, rows, signed char[::1] y, double[::1] C, double nu, *, int k
         else:
             alpha[i] = min(C[i], sum_neg)
             sum_neg -= alpha[i]
-    kernel = make_kernel(X, rows, kernel_type, degree, gamma, coef0, n_threads)
+    kernel = make_kernel(X, rows, kernel_type, degree, gamma, coef0)
     Q = SvcQ(kernel, y, cache_size * 1048576.0)
     p = np.zeros(l, dtype=np.float64)
     result = run_solver(SolverNU(), Q, p, y, alpha, C, tol, shrinking, max_iter)
@@ -263,7 +257,7 @@ def solve_one_class(X, rows, double[::1] C, double nu, *, int kernel_type, int d
                                   coef0, tol, cache_size, max_iter, 1, n_threads)
         result["coef"] = alpha
         return result
-    kernel = make_kernel(X, rows, kernel_type, degree, gamma, coef0, n_threads)
+    kernel = make_kernel(X, rows, kernel_type, degree, gamma, coef0)
     Q = OneClassQ(kernel, cache_size * 1048576.0)
     result = run_solver(Solver(), Q, p, y, alpha, C, tol, shrinking, max_iter)
     result["coef"] = alpha
@@ -286,7 +280,7 @@ def solve_epsilon_svr(X, rows, double[::1] target, double[::1] C, double epsilon
                                   coef0, tol, cache_size, max_iter, 2, n_threads)
         result["coef"] = alpha[:l] - alpha[l:]
         return result
-    kernel = make_kernel(X, rows, kernel_type, degree, gamma, coef0, n_threads)
+    kernel = make_kernel(X, rows, kernel_type, degree, gamma, coef0)
     Q = SvrQ(kernel, cache_size * 1048576.0)
     result = run_solver(Solver(), Q, p, y, alpha, bounds, tol, shrinking, max_iter)
     result["coef"] = alpha[:l] - alpha[l:]
@@ -307,7 +301,7 @@ def solve_nu_svr(X, rows, double[::1] target, double[::1] C, double nu, *, int k
         alpha[i] = min(remaining, C[i])
         alpha[i + l] = alpha[i]
         remaining -= alpha[i]
-    kernel = make_kernel(X, rows, kernel_type, degree, gamma, coef0, n_threads)
+    kernel = make_kernel(X, rows, kernel_type, degree, gamma, coef0)
     Q = SvrQ(kernel, cache_size * 1048576.0)
     p = np.concatenate([-values, values])
     y = np.concatenate([np.ones(l, dtype=np.int8), -np.ones(l, dtype=np.int8)])

@@ -526,6 +526,11 @@ cdef class TiledRows(Rows):
         self.n_features = base.n_features
         self.sq_norms = np.tile(np.asarray(base.sq_norms), copies)
 
+    def set_threads(self, int n_threads):
+        """Threads for these rows' block products and for the base rows'."""
+        self.n_threads = max(1, n_threads)
+        self.base.set_threads(n_threads)
+
     cdef void dot_column(self, Py_ssize_t i, Py_ssize_t start, Py_ssize_t end,
                          double* out) noexcept nogil:
         cdef Py_ssize_t t, n = self.base.n_rows
