@@ -7,10 +7,20 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
-from svmx._base import COMMON_CONSTRAINTS, BaseLibSVM, fit_one_vs_one
+from svmx._base import COMMON_CONSTRAINTS, BaseLibSVM
 from svmx._estimator import ClassifierMixin
+from svmx._fitted import FittedModel, write_fitted_state
 from svmx._layout import ovr_from_ovo, vote
-from svmx._validation import Kind, OneOf, available_if, validate_targets
+from svmx._probability import coupled_probabilities, fit_pairwise_sigmoids
+from svmx._specs import Problem
+from svmx._training import fit_one_vs_one
+from svmx._validation import (
+    Kind,
+    OneOf,
+    available_if,
+    validate_sample_weight,
+    validate_targets,
+)
 from svmx.exceptions import NotFittedError
 
 __all__ = ["BaseSVC"]
@@ -32,9 +42,9 @@ class BaseSVC(ClassifierMixin, BaseLibSVM):
 
     _parameter_constraints = CLASSIFIER_CONSTRAINTS
 
-    def _problem(self) -> dict[str, Any]:
-        """Formulation-specific solver arguments (nu for nu-SVC)."""
-        return {}
+    def _pair_template(self) -> Problem:
+        """The formulation (and nu) every one-vs-one pair shares."""
+        return Problem("c_svc", C=np.empty(0))
 
     def _class_bounds(self, class_weight: np.ndarray) -> np.ndarray:
         """The upper bound of each class's variables before sample weights."""
@@ -90,23 +100,15 @@ class BaseSVC(ClassifierMixin, BaseLibSVM):
             raise ValueError(
                 "break_ties must be False when decision_function_shape is 'ovo'"
             )
-        X, matrix, kernel_type = self._training_matrix(X)
+        X, matrix = self._training_matrix(X)
         labels = validate_targets(
             y, X.shape[0], classification=True, owner=type(self).__name__
         )
-        try:
-            classes, codes = np.unique(labels, return_inverse=True)
-        except TypeError:
-            raise ValueError("y mixes label types that cannot be sorted") from None
-        codes = codes.ravel()
-        if classes.size < 2:
-            raise ValueError(
-                f"y must contain at least two classes; got 1 class ({classes.tolist()})"
-            )
-        sample_weight = self._sample_bounds(sample_weight, X.shape[0])
-        self.class_weight_ = self._compute_class_weight(classes, codes)
-        self._gamma = self._resolve_gamma(X)
-        bounds = self._class_bounds(self.class_weight_)[codes] * sample_weight
+        classes, codes = self._encode_classes(labels)
+        sample_weight = validate_sample_weight(sample_weight, X.shape[0])
+        class_weight = self._compute_class_weight(classes, codes)
+        kernel, solve = self._training_kernel(X), self._solve_spec()
+        bounds = self._class_bounds(class_weight)[codes] * sample_weight
         keep = sample_weight > 0
         class_rows = [np.flatnonzero((codes == c) & keep) for c in range(classes.size)]
         empty = [classes.tolist()[c] for c, rows in enumerate(class_rows) if rows.size == 0]
@@ -117,32 +119,44 @@ class BaseSVC(ClassifierMixin, BaseLibSVM):
             )
         self._check_feasible(class_rows, bounds, classes)
 
-        layout = fit_one_vs_one(
-            self, matrix, class_rows, bounds, kernel_type, classes, **self._problem()
-        )
-        self.classes_ = classes
-        self._n_support = layout["n_support"]
-        self._dual_coef_ = layout["dual_coef"]
-        self._intercept_ = layout["intercept"]
-        self.n_iter_ = layout["n_iter"]
-        self.fit_status_ = layout["fit_status"]
-        # scikit-learn's convention for two classes: positive values mean classes_[1].
-        sign = -1.0 if classes.size == 2 else 1.0
-        self.dual_coef_ = sign * self._dual_coef_
-        self.intercept_ = sign * self._intercept_
-        self.probA_ = np.empty(0, dtype=np.float64)
-        self.probB_ = np.empty(0, dtype=np.float64)
-        self._finish_fit(X, layout["support"])
+        template = self._pair_template()
+        layout = fit_one_vs_one(matrix, class_rows, bounds, classes, template, kernel, solve,
+                                self._reporter())
+        prob_a = prob_b = np.empty(0, dtype=np.float64)
         if self.probability:
-            self._fit_probability(X, matrix, class_rows, bounds, kernel_type)
+            prob_a, prob_b = fit_pairwise_sigmoids(
+                matrix, class_rows, bounds, template, kernel, solve, self.random_state
+            )
+        write_fitted_state(self, FittedModel(
+            support=layout["support"],
+            support_vectors=self._support_vectors_of(X, layout["support"]),
+            n_support=layout["n_support"],
+            dual_coef=layout["dual_coef"],
+            intercept=layout["intercept"],
+            n_iter=layout["n_iter"],
+            fit_status=layout["fit_status"],
+            gamma=kernel.gamma,
+            shape_fit=X.shape,
+            classes=classes,
+            prob_a=prob_a,
+            prob_b=prob_b,
+            extra={"class_weight_": class_weight},
+        ))
+        self._warn_if_stopped_early()
         return self
 
-    def _fit_probability(self, X, matrix, class_rows, bounds, kernel_type) -> None:
-        from svmx._probability import fit_pairwise_sigmoids
-
-        self.probA_, self.probB_ = fit_pairwise_sigmoids(
-            self, matrix, class_rows, bounds, kernel_type
-        )
+    @staticmethod
+    def _encode_classes(labels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The sorted classes and each label's index among them."""
+        try:
+            classes, codes = np.unique(labels, return_inverse=True)
+        except TypeError:
+            raise ValueError("y mixes label types that cannot be sorted") from None
+        if classes.size < 2:
+            raise ValueError(
+                f"y must contain at least two classes; got 1 class ({classes.tolist()})"
+            )
+        return classes, codes.ravel()
 
     @property
     def n_support_(self) -> np.ndarray:
@@ -207,8 +221,6 @@ class BaseSVC(ClassifierMixin, BaseLibSVM):
         ndarray of shape (n_samples, n_classes)
             Columns follow ``classes_``; rows sum to 1.
         """
-        from svmx._probability import coupled_probabilities
-
         X = self._check_predict_input(X)
         if self.probA_.size == 0:
             raise NotFittedError(

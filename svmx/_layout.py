@@ -17,7 +17,6 @@ __all__ = [
     "PairSolution",
     "pair_weights",
     "assemble_one_vs_one",
-    "ovo_decision_from_kernel",
     "ovo_pairs",
     "ovr_from_ovo",
     "vote",
@@ -115,23 +114,6 @@ def pair_weights(dual_coef: np.ndarray, n_support: np.ndarray) -> np.ndarray:
         weights[bounds[i] : bounds[i + 1], p] = dual_coef[j - 1, bounds[i] : bounds[i + 1]]
         weights[bounds[j] : bounds[j + 1], p] = dual_coef[i, bounds[j] : bounds[j + 1]]
     return weights
-
-
-def ovo_decision_from_kernel(
-    K: np.ndarray, dual_coef: np.ndarray, intercept: np.ndarray, n_support: np.ndarray
-) -> np.ndarray:
-    """One-vs-one decision values (n_samples, n_pairs) from K(X, support vectors).
-
-    Positive values favour the pair's first class.
-
-    Examples
-    --------
-    >>> K = np.array([[1.0, 0.0]])
-    >>> ovo_decision_from_kernel(K, np.array([[1.0, -1.0]]), np.array([0.5]),
-    ...                          np.array([1, 1])).tolist()
-    [[1.5]]
-    """
-    return K @ pair_weights(dual_coef, n_support) + intercept
 
 
 def vote(ovo_values: np.ndarray, n_classes: int) -> np.ndarray:

@@ -5,108 +5,60 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from svmx._specs import KernelSpec, Problem, SolveSpec
+
 KERNEL_TYPES: dict[str, int]
 DENSE_ENOUGH: float
+SPARSE_BLOCK_DENSITY: float
+SOLVED: int
+MAX_ITER: int
+NO_MARGIN: int
 
-def block_size_for(l: int, cache_size: float) -> int: ...  # noqa: E741
-def solve_c_svc(
+class Solution:
+    @property
+    def coef(self) -> NDArray[np.float64]: ...
+    @property
+    def rho(self) -> float: ...
+    @property
+    def obj(self) -> float: ...
+    @property
+    def r(self) -> float: ...
+    @property
+    def epsilon(self) -> float: ...
+    @property
+    def n_iter(self) -> int: ...
+    @property
+    def n_kernel_rows(self) -> int: ...
+    @property
+    def status(self) -> int: ...
+    @property
+    def solver(self) -> str: ...
+    @property
+    def converged(self) -> bool: ...
+
+def train_one(
+    X: Any, rows: ArrayLike, problem: Problem, kernel: KernelSpec, solve: SolveSpec
+) -> Solution: ...
+def block_size_for(l: int, cache_bytes: float) -> int: ...  # noqa: E741
+def engine_serves(support_vectors: Any) -> bool: ...
+def decision_values(
     X: Any,
-    rows: ArrayLike,
-    y: NDArray[np.int8],
-    C: NDArray[np.float64],
-    *,
-    kernel_type: int,
-    degree: int,
-    gamma: float,
-    coef0: float,
-    tol: float,
-    cache_size: float,
-    shrinking: bool,
-    max_iter: int,
-    solver: str = "smo",
+    support_vectors: Any,
+    dual_coef: ArrayLike,
+    n_support: ArrayLike,
+    kernel: KernelSpec,
     n_threads: int = 1,
-) -> dict[str, Any]: ...
-def solve_nu_svc(
-    X: Any,
-    rows: ArrayLike,
-    y: NDArray[np.int8],
-    C: NDArray[np.float64],
-    nu: float,
-    *,
-    kernel_type: int,
-    degree: int,
-    gamma: float,
-    coef0: float,
-    tol: float,
-    cache_size: float,
-    shrinking: bool,
-    max_iter: int,
-    solver: str = "smo",
-    n_threads: int = 1,
-) -> dict[str, Any]: ...
-def solve_one_class(
-    X: Any,
-    rows: ArrayLike,
-    C: NDArray[np.float64],
-    nu: float,
-    *,
-    kernel_type: int,
-    degree: int,
-    gamma: float,
-    coef0: float,
-    tol: float,
-    cache_size: float,
-    shrinking: bool,
-    max_iter: int,
-    solver: str = "smo",
-    n_threads: int = 1,
-) -> dict[str, Any]: ...
-def solve_epsilon_svr(
-    X: Any,
-    rows: ArrayLike,
-    target: NDArray[np.float64],
-    C: NDArray[np.float64],
-    epsilon: float,
-    *,
-    kernel_type: int,
-    degree: int,
-    gamma: float,
-    coef0: float,
-    tol: float,
-    cache_size: float,
-    shrinking: bool,
-    max_iter: int,
-    solver: str = "smo",
-    n_threads: int = 1,
-) -> dict[str, Any]: ...
-def solve_nu_svr(
-    X: Any,
-    rows: ArrayLike,
-    target: NDArray[np.float64],
-    C: NDArray[np.float64],
-    nu: float,
-    *,
-    kernel_type: int,
-    degree: int,
-    gamma: float,
-    coef0: float,
-    tol: float,
-    cache_size: float,
-    shrinking: bool,
-    max_iter: int,
-    solver: str = "smo",
-    n_threads: int = 1,
-) -> dict[str, Any]: ...
+) -> NDArray[np.float64]: ...
+def sigmoid_train(dec_values: ArrayLike, labels: ArrayLike) -> tuple[float, float, int]: ...
+def sigmoid_predict(dec_values: ArrayLike, A: float, B: float) -> NDArray[np.float64]: ...
+def pairwise_coupling(R: ArrayLike) -> NDArray[np.float64]: ...
 def squared_norms(X: Any) -> NDArray[np.float64]: ...
 def dense_if_dense_enough(M: Any) -> Any: ...
 def kernel_matrix(
     X: Any,
     Y: Any,
+    kernel: KernelSpec,
     *,
-    kernel_type: int,
-    degree: int,
-    gamma: float,
-    coef0: float,
     X_sq_norms: ArrayLike | None = None,
     Y_sq_norms: ArrayLike | None = None,
 ) -> NDArray[np.float64]: ...

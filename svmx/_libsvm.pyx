@@ -1,9 +1,18 @@
 # cython: language_level=3, cdivision=True
-"""The stateless binding: arrays in, arrays out.
+"""The stateless binding: the one way from Python into the engine.
 
-Each `solve_*` function trains one LIBSVM formulation on the rows `rows` of
-`X` and returns the signed dual coefficients with the offsets. Status codes
-from the engine become exceptions here, after the GIL is taken back.
+One entry point per job, each taking arrays and the resolved specs of
+`svmx._specs` and returning arrays or a typed result:
+
+- `train_one`: one LIBSVM problem (any of the five formulations, which it
+  switches on as LIBSVM's ``svm_train_one`` does) -> a `Solution`;
+- `decision_values` / `engine_serves`: a fitted model's decision values;
+- `sigmoid_train`, `sigmoid_predict`, `pairwise_coupling`: Platt's
+  probabilities;
+- `kernel_matrix`, `squared_norms`: kernel values for the Python side.
+
+Status codes from the engine become exceptions (or a `Solution.status`) here,
+after the GIL is taken back.
 """
 
 from cpython.exc cimport PyErr_Occurred
@@ -35,7 +44,84 @@ from svmx._engine.solver cimport (
     SolverNU,
 )
 
-KERNEL_TYPES = {"linear": 0, "poly": 1, "rbf": 2, "sigmoid": 3, "precomputed": 4}
+from svmx._engine.platt import pairwise_coupling as _pairwise_coupling
+from svmx._engine.platt import sigmoid_predict_py, sigmoid_train_py
+from svmx._engine.predict import decision_values as _engine_decision_values
+from svmx._engine.predict import serves as _engine_serves
+from svmx._specs import KERNEL_TYPES
+
+__all__ = [
+    "KERNEL_TYPES",
+    "MAX_ITER",
+    "NO_MARGIN",
+    "SOLVED",
+    "Solution",
+    "decision_values",
+    "engine_serves",
+    "kernel_matrix",
+    "pairwise_coupling",
+    "sigmoid_predict",
+    "sigmoid_train",
+    "squared_norms",
+    "train_one",
+]
+
+# Solution.status: how a solve ended.
+SOLVED = 0      # the optimality gap reached tol
+MAX_ITER = 1    # stopped at max_iter (or, for the block solver, when no pair could move)
+NO_MARGIN = 2   # nu-SVC whose margin r is 0: nu is too large for the data; coef is unscaled
+
+
+cdef class Solution:
+    """The solution of one problem, as `train_one` returns it.
+
+    Attributes
+    ----------
+    coef : ndarray of shape (n_rows,)
+        Signed dual coefficients: y_i alpha_i for the classifiers, alpha for
+        one-class, alpha_i - alpha*_i for the regressions.
+    rho : float
+        The offset; decision values are ``K(x, X_rows) @ coef - rho``.
+    obj : float
+        The dual objective.
+    r : float
+        Solver_NU's second offset (0 for the other formulations).
+    epsilon : float
+        nu-SVR: the tube width the solver found (-r); 0 otherwise.
+    n_iter : int
+        Pair updates made.
+    n_kernel_rows : int
+        Kernel rows the block solver computed (0 for SMO).
+    status : int
+        SOLVED, MAX_ITER or NO_MARGIN.
+    solver : str
+        The engine that solved it: 'smo' or 'block'.
+    """
+
+    cdef readonly object coef
+    cdef readonly double rho, obj, r, epsilon
+    cdef readonly long n_iter, n_kernel_rows
+    cdef readonly int status
+    cdef readonly str solver
+
+    @property
+    def converged(self):
+        """True when the solve stopped at the tolerance."""
+        return self.status == SOLVED
+
+    def __repr__(self):
+        return (f"Solution(solver={self.solver!r}, status={self.status}, n_iter={self.n_iter}, "
+                f"obj={self.obj:.6g}, rho={self.rho:.6g})")
+
+
+cdef KernelParams params_of(kernel):
+    """The engine's KernelParams of a KernelSpec."""
+    cdef KernelParams params
+    params.kernel_type = kernel.kernel_type
+    params.degree = kernel.degree
+    params.gamma = kernel.gamma
+    params.coef0 = kernel.coef0
+    return params
 
 
 cdef Rows gather_rows(X, rows):
@@ -58,17 +144,18 @@ cdef Rows gather_rows(X, rows):
     return DenseRows(np.ascontiguousarray(X[rows], dtype=np.float64))
 
 
-cdef Kernel make_kernel(X, rows, int kernel_type, int degree, double gamma, double coef0):
+cdef Kernel make_kernel(X, rows, kernel):
     """A kernel over the rows `rows` of X (for 'precomputed', X is the Gram matrix)."""
     rows = np.asarray(rows, dtype=np.intp)
-    if kernel_type == KERNEL_TYPES["precomputed"]:
+    if kernel.is_precomputed:
         X = np.asarray(X)
         if X.dtype == np.float32:  # the Gram matrix one-vs-one pairs share
-            return Kernel(DenseRows32(np.ascontiguousarray(X[rows][:, rows])),
-                          kernel_type, degree, gamma, coef0)
-        gram = np.ascontiguousarray(X[np.ix_(rows, rows)], dtype=np.float64)
-        return Kernel(DenseRows(gram), kernel_type, degree, gamma, coef0)
-    return Kernel(gather_rows(X, rows), kernel_type, degree, gamma, coef0)
+            data = DenseRows32(np.ascontiguousarray(X[rows][:, rows]))
+        else:
+            data = DenseRows(np.ascontiguousarray(X[np.ix_(rows, rows)], dtype=np.float64))
+    else:
+        data = gather_rows(X, rows)
+    return Kernel(data, kernel.kernel_type, kernel.degree, kernel.gamma, kernel.coef0)
 
 
 cdef int raise_pending_interrupt() except -1:
@@ -78,44 +165,58 @@ cdef int raise_pending_interrupt() except -1:
     raise KeyboardInterrupt
 
 
-cdef dict solution_of(const SolutionInfo* info):
-    """The engine's solution info as a dict; failures become exceptions here."""
+cdef Solution solution_of(const SolutionInfo* info, coef, str solver):
+    """The engine's solution info as a Solution; failures become exceptions here."""
     if info.status == SOLVE_OUT_OF_MEMORY:
         raise MemoryError("svmx: out of memory while training (try a smaller cache_size)")
     if info.status == SOLVE_INTERRUPTED:
         raise_pending_interrupt()
-    return {
-        "rho": info.rho,
-        "r": info.r,
-        "obj": info.obj,
-        "n_iter": int(info.n_iter),
-        "n_kernel_rows": int(info.n_kernel_rows),
-        "status": int(info.status),
-    }
+    cdef Solution solution = Solution()
+    solution.coef = coef
+    solution.rho = info.rho
+    solution.obj = info.obj
+    solution.r = info.r
+    solution.epsilon = 0.0
+    solution.n_iter = info.n_iter
+    solution.n_kernel_rows = info.n_kernel_rows
+    solution.status = SOLVED if info.status == 0 else MAX_ITER
+    solution.solver = solver
+    return solution
 
 
-cdef dict run_solver(Solver solver, QMatrix Q, double[::1] p, signed char[::1] y,
-                     double[::1] alpha, double[::1] C, double tol, bint shrinking,
-                     long max_iter):
+cdef on_main_thread():
+    # Only the main thread receives signals: worker threads need not poll for them.
+    return threading.current_thread() is threading.main_thread()
+
+
+cdef int engine_threads(int threads):
+    """Threads for OpenMP loops: at most OpenMP's limit, so that threadpoolctl's hold."""
+    return max(1, min(threads, openmp_max_threads()))
+
+
+cdef run_smo(Solver solver, QMatrix Q, double[::1] p, signed char[::1] y,
+             double[::1] alpha, double[::1] C, solve):
     cdef SolutionInfo info
     cdef int l = <int> p.shape[0]
-    # Only the main thread receives signals: worker threads need not poll for them.
-    cdef bint on_main_thread = threading.current_thread() is threading.main_thread()
+    cdef double tol = solve.tol
+    cdef bint shrinking = solve.shrinking
+    cdef long max_iter = solve.max_iter
+    cdef bint check_signals = on_main_thread()
     with nogil:
         solver.solve(l, Q, &p[0], &y[0], &alpha[0], &C[0], tol, shrinking,
-                     max_iter, on_main_thread, &info)
-    return solution_of(&info)
+                     max_iter, check_signals, &info)
+    return info
 
 
-def block_size_for(Py_ssize_t l, double cache_size):
+def block_size_for(Py_ssize_t l, double cache_bytes):
     """Working-set size of the block solver: its kernel rows take at most half the cache.
 
     Examples
     --------
-    >>> block_size_for(100_000, 200.0)
+    >>> block_size_for(100_000, 200.0 * 1048576)
     256
     """
-    cdef Py_ssize_t size = <Py_ssize_t> (cache_size * 1048576.0 / 2.0 / (4.0 * max(l, 1)))
+    cdef Py_ssize_t size = <Py_ssize_t> (cache_bytes / 2.0 / (4.0 * max(l, 1)))
     size = min(1024, size)
     size -= size % 2
     return int(max(2, min(size, l)))
@@ -126,15 +227,14 @@ def block_size_for(Py_ssize_t l, double cache_size):
 SPARSE_BLOCK_DENSITY = 0.25
 
 
-cdef Rows block_rows(X, rows, double cache_size):
+cdef Rows block_rows(X, rows, double cache_bytes):
     """Rows for the block solver: float32 for dense data, and for sparse data that is
     dense enough and whose dense float32 form fits in the cache budget (an SGEMM then
     beats sparse products)."""
     cdef Rows sparse_rows
     if sp.issparse(X):
         density = X.nnz / max(1.0, float(X.shape[0]) * X.shape[1])
-        if (density > SPARSE_BLOCK_DENSITY
-                and X.shape[1] * len(rows) * 4.0 <= cache_size * 1048576.0):
+        if density > SPARSE_BLOCK_DENSITY and X.shape[1] * len(rows) * 4.0 <= cache_bytes:
             subset = X[rows]
             dense = np.zeros((len(rows), X.shape[1]), dtype=np.float32)
             for start in range(0, len(rows), 4096):
@@ -146,76 +246,52 @@ cdef Rows block_rows(X, rows, double cache_size):
     return DenseRows32(np.ascontiguousarray(np.asarray(X)[rows], dtype=np.float32))
 
 
-cdef dict run_block_solver(X, rows, double[::1] p, signed char[::1] y, double[::1] alpha,
-                           double[::1] C, int kernel_type, int degree, double gamma,
-                           double coef0, double tol, double cache_size, long max_iter,
-                           int copies=1, int n_threads=1):
+cdef run_block(X, rows, double[::1] p, signed char[::1] y, double[::1] alpha,
+               double[::1] C, kernel, solve, int copies):
+    """The block solver on the rows `rows` of X; `copies` = 2 for SVR's 2l variables."""
     cdef SolutionInfo info
-    cdef KernelParams params
-    cdef Rows data = block_rows(X, rows, cache_size / copies)
+    cdef KernelParams params = params_of(kernel)
+    cdef double tol = solve.tol
+    cdef long max_iter = solve.max_iter
+    cdef Rows data = block_rows(X, rows, solve.cache_bytes / copies)
     cdef BlockSolver solver = BlockSolver()
-    cdef bint on_main_thread = threading.current_thread() is threading.main_thread()
-    cdef int size = block_size_for(p.shape[0], cache_size)
-    if kernel_type == KERNEL_TYPES["precomputed"]:
-        raise ValueError("solver='block' does not support kernel='precomputed'; use 'smo'")
-    params.kernel_type = kernel_type
-    params.degree = degree
-    params.gamma = gamma
-    params.coef0 = coef0
+    cdef bint check_signals = on_main_thread()
+    cdef int size = block_size_for(p.shape[0], solve.cache_bytes)
     if isinstance(data, DenseRows32):
         (<DenseRows32> data).reserve_block(size)
-    # At most OpenMP's limit, so that threadpoolctl's limits hold.
-    n_threads = max(1, min(n_threads, openmp_max_threads()))
     if copies > 1:
         data = TiledRows(data, copies)
-    data.set_threads(n_threads)
+    data.set_threads(engine_threads(solve.threads))
     with nogil:
         solver.solve(data, &params, &p[0], &y[0], &alpha[0], &C[0], tol, max_iter, size,
-                     on_main_thread, &info)
-    return solution_of(&info)
+                     check_signals, &info)
+    return info
 
 
-def solve_c_svc(X, rows, signed char[::1] y, double[::1] C, *, int kernel_type, int degree,
-                double gamma, double coef0, double tol, double cache_size, bint shrinking,
-                long max_iter, str solver="smo", int n_threads=1):
-    """C-SVC on the rows `rows` of X with labels y (+1/-1) and upper bounds C.
-
-    ``solver='block'`` uses the batched working-set solver (float32 kernel
-    blocks); 'smo' is LIBSVM's algorithm step for step.
-
-    Returns a dict with the signed coefficients ``coef`` (y_i alpha_i), ``rho``,
-    ``obj``, ``n_iter`` and ``status`` (0 converged, 1 stopped at max_iter).
-    """
-    cdef Py_ssize_t l = y.shape[0]
-    if solver == "block":
-        alpha = np.zeros(l, dtype=np.float64)
-        result = run_block_solver(X, rows, np.full(l, -1.0), y, alpha, C, kernel_type,
-                                  degree, gamma, coef0, tol, cache_size, max_iter, 1,
-                                  n_threads)
-        result["coef"] = alpha * np.asarray(y, dtype=np.float64)
-        return result
-    kernel = make_kernel(X, rows, kernel_type, degree, gamma, coef0)
-    Q = SvcQ(kernel, y, cache_size * 1048576.0)
+cdef Solution train_c_svc(X, rows, problem, kernel, solve, str engine):
+    cdef Py_ssize_t l = problem.n_rows
+    cdef SolutionInfo info
+    y = problem.y
     alpha = np.zeros(l, dtype=np.float64)
     p = np.full(l, -1.0)
-    result = run_solver(Solver(), Q, p, y, alpha, C, tol, shrinking, max_iter)
-    result["coef"] = alpha * np.asarray(y, dtype=np.float64)
-    return result
+    if engine == "block":
+        info = run_block(X, rows, p, y, alpha, problem.C, kernel, solve, 1)
+    else:
+        Q = SvcQ(make_kernel(X, rows, kernel), y, solve.cache_bytes)
+        info = run_smo(Solver(), Q, p, y, alpha, problem.C, solve)
+    return solution_of(&info, alpha * np.asarray(y, dtype=np.float64), engine)
 
 
-def solve_nu_svc(X, rows, signed char[::1] y, double[::1] C, double nu, *, int kernel_type,
-                 int degree, double gamma, double coef0, double tol, double cache_size,
-                 bint shrinking, long max_iter, str solver="smo", int n_threads=1):
-    """nu-SVC; C holds the per-sample bounds (class and sample weights).
-
-    The solution is rescaled by the offset r so that it has C-SVC's form.
-    """
-    if solver != "smo":
-        raise ValueError(f"solver={solver!r} is not available for this formulation; use 'smo'")
+cdef Solution train_nu_svc(X, rows, problem, kernel, solve):
+    """nu-SVC, rescaled by the offset r so that it has C-SVC's form."""
+    cdef signed char[::1] y = problem.y
+    cdef double[::1] C = problem.C
     cdef Py_ssize_t i, l = y.shape[0]
-    cdef double half, sum_pos, sum_neg
+    cdef double half, sum_pos, sum_neg, r
+    cdef SolutionInfo info
+    cdef Solution solution
     alpha = np.zeros(l, dtype=np.float64)
-    half = nu * float(np.sum(C)) / 2.0
+    half = problem.nu * float(np.sum(C)) / 2.0
     sum_pos = half
     sum_neg = half
     for i in range(l):
@@ -225,25 +301,25 @@ def solve_nu_svc(X, rows, signed char[::1] y, double[::1] C, double nu, *, int k
         else:
             alpha[i] = min(C[i], sum_neg)
             sum_neg -= alpha[i]
-    kernel = make_kernel(X, rows, kernel_type, degree, gamma, coef0)
-    Q = SvcQ(kernel, y, cache_size * 1048576.0)
-    p = np.zeros(l, dtype=np.float64)
-    result = run_solver(SolverNU(), Q, p, y, alpha, C, tol, shrinking, max_iter)
-    r = result["r"]
+    Q = SvcQ(make_kernel(X, rows, kernel), y, solve.cache_bytes)
+    info = run_smo(SolverNU(), Q, np.zeros(l, dtype=np.float64), y, alpha, C, solve)
+    coef = alpha * np.asarray(y, dtype=np.float64)
+    r = info.r
     if not r > 0:
-        raise ZeroDivisionError("nu-SVC: the margin r is 0 (nu is too large for the data)")
-    result["coef"] = alpha * np.asarray(y, dtype=np.float64) / r
-    result["rho"] /= r
-    result["obj"] /= r * r
-    return result
+        solution = solution_of(&info, coef, "smo")
+        solution.status = NO_MARGIN
+        return solution
+    info.rho /= r
+    info.obj /= r * r
+    return solution_of(&info, coef / r, "smo")
 
 
-def solve_one_class(X, rows, double[::1] C, double nu, *, int kernel_type, int degree,
-                    double gamma, double coef0, double tol, double cache_size,
-                    bint shrinking, long max_iter, str solver="smo", int n_threads=1):
+cdef Solution train_one_class(X, rows, problem, kernel, solve, str engine):
     """One-class SVM: the first variables are filled up to nu * sum(C)."""
+    cdef double[::1] C = problem.C
     cdef Py_ssize_t i, l = C.shape[0]
-    cdef double remaining = nu * float(np.sum(C))
+    cdef double remaining = problem.nu * float(np.sum(C))
+    cdef SolutionInfo info
     alpha = np.zeros(l, dtype=np.float64)
     for i in range(l):
         alpha[i] = min(C[i], remaining)
@@ -252,64 +328,164 @@ def solve_one_class(X, rows, double[::1] C, double nu, *, int kernel_type, int d
             break
     y = np.ones(l, dtype=np.int8)
     p = np.zeros(l, dtype=np.float64)
-    if solver == "block":
-        result = run_block_solver(X, rows, p, y, alpha, C, kernel_type, degree, gamma,
-                                  coef0, tol, cache_size, max_iter, 1, n_threads)
-        result["coef"] = alpha
-        return result
-    kernel = make_kernel(X, rows, kernel_type, degree, gamma, coef0)
-    Q = OneClassQ(kernel, cache_size * 1048576.0)
-    result = run_solver(Solver(), Q, p, y, alpha, C, tol, shrinking, max_iter)
-    result["coef"] = alpha
-    return result
+    if engine == "block":
+        info = run_block(X, rows, p, y, alpha, C, kernel, solve, 1)
+    else:
+        Q = OneClassQ(make_kernel(X, rows, kernel), solve.cache_bytes)
+        info = run_smo(Solver(), Q, p, y, alpha, C, solve)
+    return solution_of(&info, alpha, engine)
 
 
-def solve_epsilon_svr(X, rows, double[::1] target, double[::1] C, double epsilon, *,
-                      int kernel_type, int degree, double gamma, double coef0, double tol,
-                      double cache_size, bint shrinking, long max_iter, str solver="smo",
-                      int n_threads=1):
+cdef Solution train_epsilon_svr(X, rows, problem, kernel, solve, str engine):
     """epsilon-SVR as a 2l-variable problem; coef = alpha - alpha*."""
-    cdef Py_ssize_t l = target.shape[0]
-    values = np.asarray(target, dtype=np.float64)
+    cdef Py_ssize_t l = problem.n_rows
+    cdef SolutionInfo info
+    values = problem.target
     alpha = np.zeros(2 * l, dtype=np.float64)
-    p = np.concatenate([epsilon - values, epsilon + values])
+    p = np.concatenate([problem.epsilon - values, problem.epsilon + values])
     y = np.concatenate([np.ones(l, dtype=np.int8), -np.ones(l, dtype=np.int8)])
-    bounds = np.concatenate([C, C])
-    if solver == "block":
-        result = run_block_solver(X, rows, p, y, alpha, bounds, kernel_type, degree, gamma,
-                                  coef0, tol, cache_size, max_iter, 2, n_threads)
-        result["coef"] = alpha[:l] - alpha[l:]
-        return result
-    kernel = make_kernel(X, rows, kernel_type, degree, gamma, coef0)
-    Q = SvrQ(kernel, cache_size * 1048576.0)
-    result = run_solver(Solver(), Q, p, y, alpha, bounds, tol, shrinking, max_iter)
-    result["coef"] = alpha[:l] - alpha[l:]
-    return result
+    bounds = np.concatenate([problem.C, problem.C])
+    if engine == "block":
+        info = run_block(X, rows, p, y, alpha, bounds, kernel, solve, 2)
+    else:
+        Q = SvrQ(make_kernel(X, rows, kernel), solve.cache_bytes)
+        info = run_smo(Solver(), Q, p, y, alpha, bounds, solve)
+    return solution_of(&info, alpha[:l] - alpha[l:], engine)
 
 
-def solve_nu_svr(X, rows, double[::1] target, double[::1] C, double nu, *, int kernel_type,
-                 int degree, double gamma, double coef0, double tol, double cache_size,
-                 bint shrinking, long max_iter, str solver="smo", int n_threads=1):
-    """nu-SVR as a 2l-variable problem; also returns the found ``epsilon`` (-r)."""
-    if solver != "smo":
-        raise ValueError(f"solver={solver!r} is not available for this formulation; use 'smo'")
-    cdef Py_ssize_t i, l = target.shape[0]
-    cdef double remaining = nu * float(np.sum(C)) / 2.0
-    values = np.asarray(target, dtype=np.float64)
+cdef Solution train_nu_svr(X, rows, problem, kernel, solve):
+    """nu-SVR as a 2l-variable problem; the Solution's epsilon is the tube found (-r)."""
+    cdef double[::1] C = problem.C
+    cdef Py_ssize_t i, l = C.shape[0]
+    cdef double remaining = problem.nu * float(np.sum(C)) / 2.0
+    cdef SolutionInfo info
+    cdef Solution solution
+    values = problem.target
     alpha = np.zeros(2 * l, dtype=np.float64)
     for i in range(l):
         alpha[i] = min(remaining, C[i])
         alpha[i + l] = alpha[i]
         remaining -= alpha[i]
-    kernel = make_kernel(X, rows, kernel_type, degree, gamma, coef0)
-    Q = SvrQ(kernel, cache_size * 1048576.0)
+    Q = SvrQ(make_kernel(X, rows, kernel), solve.cache_bytes)
     p = np.concatenate([-values, values])
     y = np.concatenate([np.ones(l, dtype=np.int8), -np.ones(l, dtype=np.int8)])
-    bounds = np.concatenate([C, C])
-    result = run_solver(SolverNU(), Q, p, y, alpha, bounds, tol, shrinking, max_iter)
-    result["coef"] = alpha[:l] - alpha[l:]
-    result["epsilon"] = -result["r"]
-    return result
+    bounds = np.concatenate([problem.C, problem.C])
+    info = run_smo(SolverNU(), Q, p, y, alpha, bounds, solve)
+    solution = solution_of(&info, alpha[:l] - alpha[l:], "smo")
+    solution.epsilon = -info.r
+    return solution
+
+
+def train_one(X, rows, problem, kernel, solve):
+    """Solve one LIBSVM problem on the rows `rows` of X.
+
+    Parameters
+    ----------
+    X : ndarray or CSR matrix
+        The training matrix (float64 or float32), or for a precomputed
+        kernel the Gram matrix over all samples.
+    rows : array-like of int
+        The rows of X the problem is over, in the order of ``problem``'s arrays.
+    problem : svmx._specs.Problem
+        The formulation, with labels or targets, upper bounds and nu/epsilon.
+    kernel : svmx._specs.KernelSpec
+    solve : svmx._specs.SolveSpec
+        Which engine solves it is ``solve.engine_solver(...)``: LIBSVM's SMO
+        step for step, or the block solver for large problems.
+
+    Returns
+    -------
+    Solution
+
+    Examples
+    --------
+    >>> from svmx._specs import KernelSpec, Problem, SolveSpec
+    >>> X = np.array([[-1.0], [1.0]])
+    >>> problem = Problem("c_svc", C=np.ones(2), y=np.array([1, -1], np.int8))
+    >>> solve = SolveSpec("smo", 1e-3, 1048576.0, True, -1, 1)
+    >>> solution = train_one(X, [0, 1], problem, KernelSpec.named("linear"), solve)
+    >>> solution.coef.tolist(), solution.rho, solution.converged
+    ([0.5, -0.5], 0.0, True)
+    """
+    formulation = problem.formulation
+    engine = solve.engine_solver(formulation, kernel.kernel_type, len(rows))
+    if formulation == "c_svc":
+        return train_c_svc(X, rows, problem, kernel, solve, engine)
+    if formulation == "nu_svc":
+        return train_nu_svc(X, rows, problem, kernel, solve)
+    if formulation == "one_class":
+        return train_one_class(X, rows, problem, kernel, solve, engine)
+    if formulation == "epsilon_svr":
+        return train_epsilon_svr(X, rows, problem, kernel, solve, engine)
+    return train_nu_svr(X, rows, problem, kernel, solve)
+
+
+def engine_serves(support_vectors):
+    """True when `decision_values` can predict with these support vectors.
+
+    The engine lays the vectors out by feature: sparse ones always, dense
+    ones while their transposed copy stays within its size budget.
+
+    Examples
+    --------
+    >>> engine_serves(np.ones((3, 2)))
+    True
+    """
+    return _engine_serves(support_vectors)
+
+
+def decision_values(X, support_vectors, dual_coef, n_support, kernel, int n_threads=1):
+    """K(X, SV) W without the intercept: one column per one-vs-one pair (or one).
+
+    ``dual_coef`` and ``n_support`` are in LIBSVM's layout; W is never formed.
+    Rows are shared among `n_threads` threads; the values do not depend on it.
+
+    Examples
+    --------
+    >>> from svmx._specs import KernelSpec
+    >>> vectors = np.array([[1.0, 0.0], [0.0, 1.0]])
+    >>> decision_values(np.array([[2.0, 1.0]]), vectors, np.array([[1.0, -1.0]]),
+    ...                 np.array([1, 1]), KernelSpec.named("linear")).tolist()
+    [[1.0]]
+    """
+    return _engine_decision_values(
+        X, support_vectors, dual_coef, n_support, kernel_type=kernel.kernel_type,
+        degree=kernel.degree, gamma=kernel.gamma, coef0=kernel.coef0, n_threads=n_threads,
+    )
+
+
+def sigmoid_train(dec_values, labels):
+    """Platt's (A, B, status) for decision values and +1 / -1 labels (see platt.pyx).
+
+    Examples
+    --------
+    >>> A, B, status = sigmoid_train([-2.0, -1.0, 1.0, 2.0], [-1, 1, -1, 1])
+    >>> status
+    0
+    """
+    return sigmoid_train_py(dec_values, labels)
+
+
+def sigmoid_predict(dec_values, double A, double B):
+    """Platt's sigmoid ``1 / (1 + exp(A f + B))`` elementwise, without overflow.
+
+    Examples
+    --------
+    >>> sigmoid_predict([0.0], -1.0, 0.0).tolist()
+    [0.5]
+    """
+    return sigmoid_predict_py(dec_values, A, B)
+
+
+def pairwise_coupling(R):
+    """Class probabilities (n_samples, k) from pairwise ones R (n_samples, k, k).
+
+    Examples
+    --------
+    >>> pairwise_coupling(np.array([[[0.0, 0.5], [0.5, 0.0]]])).tolist()
+    [[0.5, 0.5]]
+    """
+    return _pairwise_coupling(R)
 
 
 def squared_norms(X):
@@ -345,9 +521,8 @@ def dense_if_dense_enough(M):
     return M
 
 
-def kernel_matrix(X, Y, *, int kernel_type, int degree, double gamma, double coef0,
-                  X_sq_norms=None, Y_sq_norms=None):
-    """K(X, Y) of shape (len(X), len(Y)) for dense or CSR X and Y.
+def kernel_matrix(X, Y, kernel, *, X_sq_norms=None, Y_sq_norms=None):
+    """K(X, Y) of shape (len(X), len(Y)) for dense or CSR X and Y; `kernel` a KernelSpec.
 
     Dense float64 inputs take one GEMM plus the kernel's map, without the GIL;
     other inputs form their dot products with numpy / scipy.sparse first.
@@ -355,12 +530,12 @@ def kernel_matrix(X, Y, *, int kernel_type, int degree, double gamma, double coe
 
     Examples
     --------
-    >>> K = kernel_matrix(np.eye(2), np.eye(2), kernel_type=0, degree=3, gamma=1.0,
-    ...                   coef0=0.0)
+    >>> from svmx._specs import KernelSpec
+    >>> K = kernel_matrix(np.eye(2), np.eye(2), KernelSpec.named("linear"))
     >>> K.tolist()
     [[1.0, 0.0], [0.0, 1.0]]
     """
-    cdef KernelParams params
+    cdef KernelParams params = params_of(kernel)
     cdef double[:, ::1] out
     cdef const double[:, ::1] X_view
     cdef const double[:, ::1] Y_view
@@ -374,10 +549,6 @@ def kernel_matrix(X, Y, *, int kernel_type, int degree, double gamma, double coe
         raise ValueError(
             f"X has {X.shape[1]} features, but the support vectors have {Y.shape[1]}"
         )
-    params.kernel_type = kernel_type
-    params.degree = degree
-    params.gamma = gamma
-    params.coef0 = coef0
     x_norms = squared_norms(X) if X_sq_norms is None else X_sq_norms
     y_norms = squared_norms(Y) if Y_sq_norms is None else Y_sq_norms
     if sp.issparse(X) or sp.issparse(Y):

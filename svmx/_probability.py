@@ -26,9 +26,9 @@ from typing import Any
 import numpy as np
 
 from svmx import _libsvm
-from svmx._base import NonFiniteSolution
-from svmx._engine.platt import pairwise_coupling, sigmoid_predict_py, sigmoid_train_py
 from svmx._layout import ovo_pairs
+from svmx._specs import KernelSpec, Problem, SolveSpec
+from svmx._training import NonFiniteSolution, pair_problem, solve_problem
 
 __all__ = ["N_FOLDS", "coupled_probabilities", "fit_pairwise_sigmoids", "make_generator"]
 
@@ -50,12 +50,17 @@ def make_generator(random_state: Any) -> np.random.Generator:
     return np.random.default_rng(random_state)
 
 
-def _held_out_decisions(estimator, matrix, rows, labels, bounds, kernel_type, generator):
-    """Decision values of each row from a model trained on the other folds.
+def _held_out_decisions(
+    matrix, rows: np.ndarray, problem: Problem, kernel: KernelSpec, solve: SolveSpec,
+    generator: np.random.Generator,
+) -> np.ndarray:
+    """Decision values of each of a pair's rows from a model trained on the other folds.
 
-    Rows of a fold whose training problem has no finite solution get NaN.
+    ``problem`` is the pair's problem over ``rows``. Rows of a fold whose
+    training problem has no finite solution get NaN.
     """
     n_rows = rows.size
+    labels = problem.y
     order = generator.permutation(n_rows)
     decisions = np.zeros(n_rows, dtype=np.float64)
     for fold in range(N_FOLDS):
@@ -71,48 +76,41 @@ def _held_out_decisions(estimator, matrix, rows, labels, bounds, kernel_type, ge
             continue
         training = np.concatenate([positive, negative])
         try:
-            result = estimator._solve(
-                matrix,
-                rows[training],
-                kernel_type,
-                y=np.ascontiguousarray(labels[training]),
-                C=np.ascontiguousarray(bounds[rows[training]]),
-                **estimator._problem(),
+            result = solve_problem(
+                matrix, rows[training],
+                problem.on(problem.C[training], y=labels[training]), kernel, solve,
             )
         except NonFiniteSolution:
             decisions[held_out] = np.nan
             continue
-        support = np.flatnonzero(result["coef"])
-        if estimator.kernel == "precomputed" or callable(estimator.kernel):
+        support = np.flatnonzero(result.coef)
+        if kernel.is_precomputed:
             K = matrix[np.ix_(rows[held_out], rows[training][support])]
         else:
             K = _libsvm.kernel_matrix(
-                matrix[rows[held_out]],
-                matrix[rows[training][support]],
-                **estimator._kernel_arguments(kernel_type),
+                matrix[rows[held_out]], matrix[rows[training][support]], kernel
             )
-        decisions[held_out] = K @ result["coef"][support] - result["rho"]
+        decisions[held_out] = K @ result.coef[support] - result.rho
     return decisions
 
 
 def fit_pairwise_sigmoids(
-    estimator, matrix: np.ndarray, class_rows: list[np.ndarray], bounds: np.ndarray,
-    kernel_type: int,
+    matrix, class_rows: list[np.ndarray], bounds: np.ndarray, template: Problem,
+    kernel: KernelSpec, solve: SolveSpec, random_state: Any,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Platt's (A, B) for every one-vs-one pair, as ``probA_`` and ``probB_``."""
-    generator = make_generator(estimator.random_state)
+    """Platt's (A, B) for every one-vs-one pair, as ``probA_`` and ``probB_``.
+
+    ``matrix`` is what the pairs were trained on (the Gram matrix when
+    ``kernel`` is precomputed); ``template`` the formulation every pair shares.
+    """
+    generator = make_generator(random_state)
     pairs = ovo_pairs(len(class_rows))
     prob_a = np.empty(len(pairs), dtype=np.float64)
     prob_b = np.empty(len(pairs), dtype=np.float64)
     for p, (i, j) in enumerate(pairs):
-        rows = np.concatenate([class_rows[i], class_rows[j]])
-        labels = np.concatenate(
-            [np.ones(class_rows[i].size, np.int8), -np.ones(class_rows[j].size, np.int8)]
-        )
-        decisions = _held_out_decisions(
-            estimator, matrix, rows, labels, bounds, kernel_type, generator
-        )
-        prob_a[p], prob_b[p] = _fit_sigmoid(decisions, labels)
+        rows, problem = pair_problem(template, class_rows, bounds, i, j)
+        decisions = _held_out_decisions(matrix, rows, problem, kernel, solve, generator)
+        prob_a[p], prob_b[p] = _fit_sigmoid(decisions, problem.y)
     return prob_a, prob_b
 
 
@@ -130,7 +128,7 @@ def _fit_sigmoid(decisions: np.ndarray, labels: np.ndarray) -> tuple[float, floa
         n_positive = int(np.count_nonzero(labels == 1))
         n_negative = labels.size - n_positive
         return 0.0, float(np.log((n_negative + 1.0) / (n_positive + 1.0)))
-    A, B, _ = sigmoid_train_py(
+    A, B, _ = _libsvm.sigmoid_train(
         np.ascontiguousarray(decisions[known]), labels[known].astype(np.float64)
     )
     return A, B
@@ -148,5 +146,5 @@ def coupled_probabilities(
     """
     pairwise = np.zeros((ovo_values.shape[0], n_classes, n_classes), dtype=np.float64)
     for p, (i, j) in enumerate(ovo_pairs(n_classes)):
-        pairwise[:, i, j] = sigmoid_predict_py(ovo_values[:, p], prob_a[p], prob_b[p])
-    return pairwise_coupling(pairwise)
+        pairwise[:, i, j] = _libsvm.sigmoid_predict(ovo_values[:, p], prob_a[p], prob_b[p])
+    return _libsvm.pairwise_coupling(pairwise)

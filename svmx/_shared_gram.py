@@ -18,6 +18,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from svmx import _libsvm
+from svmx._specs import BYTES_PER_MB, KernelSpec
 
 __all__ = ["SharedGram", "shared_gram"]
 
@@ -43,13 +44,13 @@ class SharedGram:
         K(x_a, x_b) over the m samples that take part in training.
     position : ndarray of shape (n_samples,)
         position[i] is the row of sample i in `matrix` (-1 if it takes no part).
-    pair_cache_size : float
-        The kernel cache (MB) left to each pair's solver.
+    pair_cache_bytes : float
+        The kernel cache (bytes) left to each pair's solver.
     """
 
     matrix: np.ndarray
     position: np.ndarray
-    pair_cache_size: float
+    pair_cache_bytes: float
 
 
 def gram_megabytes(n_samples: int) -> float:
@@ -64,12 +65,12 @@ def gram_megabytes(n_samples: int) -> float:
 
 
 def shared_gram(
-    X, class_rows: list[np.ndarray], kernel_arguments: dict, cache_size: float, threads: int
+    X, class_rows: list[np.ndarray], kernel: KernelSpec, cache_bytes: float, threads: int
 ) -> SharedGram | None:
     """The shared Gram matrix for a many-class problem, or None when it does not pay.
 
     It is built for three or more classes when its float32 form fits in
-    ``GRAM_SHARE_OF_CACHE * cache_size`` and rows hold at least
+    ``GRAM_SHARE_OF_CACHE`` of the cache budget and rows hold at least
     ``GRAM_MIN_ENTRIES_PER_ROW`` stored entries on average; two classes make
     one problem, which computes only the kernel columns it needs.
 
@@ -77,8 +78,8 @@ def shared_gram(
     --------
     >>> X = np.repeat(np.array([[0.0], [1.0], [2.0]]), 100, axis=1) / 10.0
     >>> rows = [np.array([0]), np.array([1]), np.array([2])]
-    >>> args = dict(kernel_type=2, degree=3, gamma=1.0, coef0=0.0)
-    >>> gram = shared_gram(X, rows, args, cache_size=200.0, threads=1)
+    >>> kernel = KernelSpec.named("rbf", gamma=1.0)
+    >>> gram = shared_gram(X, rows, kernel, cache_bytes=200 * BYTES_PER_MB, threads=1)
     >>> np.round(gram.matrix[0].astype(np.float64), 4).tolist()
     [1.0, 0.3679, 0.0183]
     """
@@ -87,6 +88,7 @@ def shared_gram(
     stored = X.nnz if sp.issparse(X) else X.size
     if stored < GRAM_MIN_ENTRIES_PER_ROW * X.shape[0]:
         return None
+    cache_size = cache_bytes / BYTES_PER_MB
     used = np.sort(np.concatenate(class_rows))
     m = used.size
     if gram_megabytes(m) > GRAM_SHARE_OF_CACHE * cache_size:
@@ -102,12 +104,12 @@ def shared_gram(
     for start in range(0, m, GRAM_BLOCK_ROWS):
         block = slice(start, min(start + GRAM_BLOCK_ROWS, m))
         values = _libsvm.kernel_matrix(
-            data[block], data[start:], X_sq_norms=norms[block], Y_sq_norms=norms[start:],
-            **kernel_arguments,
+            data[block], data[start:], kernel, X_sq_norms=norms[block],
+            Y_sq_norms=norms[start:],
         )
         matrix[block, start:] = values
         matrix[start:, block] = values.T
     position = np.full(X.shape[0], -1, dtype=np.intp)
     position[used] = np.arange(m)
     left = cache_size - gram_megabytes(m)
-    return SharedGram(matrix, position, max(1.0, left / max(1, threads)))
+    return SharedGram(matrix, position, max(1.0, left / max(1, threads)) * BYTES_PER_MB)

@@ -8,6 +8,10 @@ import numpy as np
 import scipy.sparse as sp
 
 from svmx._base import BaseLibSVM
+from svmx._fitted import FittedModel, write_fitted_state
+from svmx._specs import Problem
+from svmx._training import describe, solve_problem
+from svmx._validation import validate_sample_weight, validate_targets
 
 __all__ = ["BaseSingleProblem"]
 
@@ -18,39 +22,39 @@ class BaseSingleProblem(BaseLibSVM):
     # One-class SVM learns from X alone; the regressions need targets.
     _needs_targets = True
 
-    def _problem(self, targets: np.ndarray | None, bounds: np.ndarray) -> dict[str, Any]:
+    def _problem(self, targets: np.ndarray | None, bounds: np.ndarray) -> Problem:
         raise NotImplementedError
 
     def _fit_single(self, X: Any, targets: Any, sample_weight: Any) -> None:
-        from svmx._validation import validate_targets
-
         self._validate_parameters()
-        X, matrix, kernel_type = self._training_matrix(X)
+        X, matrix = self._training_matrix(X)
         if self._needs_targets:
             targets = validate_targets(
                 targets, X.shape[0], classification=False, owner=type(self).__name__
             )
-        weights = self._sample_bounds(sample_weight, X.shape[0])
-        self._gamma = self._resolve_gamma(X)
+        weights = validate_sample_weight(sample_weight, X.shape[0])
+        kernel, solve = self._training_kernel(X), self._solve_spec()
         rows = np.flatnonzero(weights > 0)
         bounds = self._bound_scale() * weights[rows]
         problem = self._problem(None if targets is None else targets[rows], bounds)
-        result = self._solve(matrix, rows, kernel_type, **problem)
-        coef = result["coef"]
-        nonzero = coef != 0
-        self._dual_coef_ = coef[nonzero][np.newaxis, :].astype(np.float64)
-        self._intercept_ = np.array([-result["rho"]], dtype=np.float64)
-        self.dual_coef_ = self._dual_coef_
-        self.intercept_ = self._intercept_
-        self._n_support = np.array([int(nonzero.sum())], dtype=np.int32)
-        self.n_iter_ = int(result["n_iter"])
-        self.fit_status_ = int(result["status"] != 0)
-        self._solution = result
-        self._report(
-            f"{result['n_iter']} iterations, objective {result['obj']:.6g}, "
-            f"rho {result['rho']:.6g}, {int(nonzero.sum())} support vectors"
-        )
-        self._finish_fit(X, rows[nonzero].astype(np.int32))
+        solution = solve_problem(matrix, rows, problem, kernel, solve)
+        report = self._reporter()
+        if report:
+            report(describe(solution))
+        nonzero = solution.coef != 0
+        support = rows[nonzero].astype(np.int32)
+        write_fitted_state(self, FittedModel(
+            support=support,
+            support_vectors=self._support_vectors_of(X, support),
+            n_support=np.array([int(nonzero.sum())], dtype=np.int32),
+            dual_coef=solution.coef[nonzero][np.newaxis, :].astype(np.float64),
+            intercept=np.array([-solution.rho], dtype=np.float64),
+            n_iter=int(solution.n_iter),
+            fit_status=int(solution.status != 0),
+            gamma=kernel.gamma,
+            shape_fit=X.shape,
+        ))
+        self._warn_if_stopped_early()
 
     def _bound_scale(self) -> float:
         """The C multiplying every sample weight."""
@@ -73,9 +77,9 @@ class BaseSingleProblem(BaseLibSVM):
 
     def _raw_decision(self, X: Any) -> np.ndarray:
         X = self._check_predict_input(X)
-        engine_values = self._engine_decision(X)
-        if engine_values is not None:
-            return engine_values[:, 0] + self._intercept_[0]
+        values = self._decision_without_gram(X)
+        if values is not None:
+            return values[:, 0] + self._intercept_[0]
         values = np.empty(X.shape[0], dtype=np.float64)
         for block in self._row_blocks(X.shape[0]):
             values[block] = self._kernel_to_support(X[block]) @ self._dual_coef_[0]

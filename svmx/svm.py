@@ -16,6 +16,7 @@ from svmx._base import COMMON_CONSTRAINTS
 from svmx._classifier import CLASSIFIER_CONSTRAINTS, BaseSVC
 from svmx._estimator import OutlierMixin, RegressorMixin
 from svmx._single import BaseSingleProblem
+from svmx._specs import Problem
 from svmx._validation import Interval, Kind
 
 __all__ = ["SVC", "NuSVC", "OneClassSVM", "SVR", "NuSVR"]
@@ -250,8 +251,8 @@ class NuSVC(BaseSVC):
         # bounds (nu fixes the scale); sample weights still do.
         return np.ones_like(class_weight)
 
-    def _problem(self) -> dict[str, Any]:
-        return {"nu": float(self.nu)}
+    def _pair_template(self) -> Problem:
+        return Problem("nu_svc", C=np.empty(0), nu=float(self.nu))
 
     def _check_feasible(
         self, class_rows: list[np.ndarray], bounds: np.ndarray, classes: np.ndarray
@@ -338,8 +339,8 @@ class OneClassSVM(OutlierMixin, BaseSingleProblem):
     def _bound_scale(self) -> float:
         return 1.0
 
-    def _problem(self, targets: np.ndarray | None, bounds: np.ndarray) -> dict[str, Any]:
-        return {"C": np.ascontiguousarray(bounds), "nu": float(self.nu)}
+    def _problem(self, targets: np.ndarray | None, bounds: np.ndarray) -> Problem:
+        return Problem("one_class", C=bounds, nu=float(self.nu))
 
     def _svmx_tags(self) -> dict[str, Any]:
         return {"pairwise": self.kernel == "precomputed", "requires_y": False}
@@ -358,7 +359,6 @@ class OneClassSVM(OutlierMixin, BaseSingleProblem):
         self
         """
         self._fit_single(X, None, sample_weight)
-        self.offset_ = -float(self._intercept_[0])
         return self
 
     def decision_function(self, X: Any) -> np.ndarray:
@@ -446,12 +446,8 @@ class SVR(RegressorMixin, BaseSingleProblem):
         self.solver = solver
         self.n_jobs = n_jobs
 
-    def _problem(self, targets: np.ndarray | None, bounds: np.ndarray) -> dict[str, Any]:
-        return {
-            "target": np.ascontiguousarray(targets),
-            "C": np.ascontiguousarray(bounds),
-            "epsilon": float(self.epsilon),
-        }
+    def _problem(self, targets: np.ndarray | None, bounds: np.ndarray) -> Problem:
+        return Problem("epsilon_svr", C=bounds, target=targets, epsilon=float(self.epsilon))
 
     def fit(self, X: Any, y: Any, sample_weight: Any = None) -> SVR:
         """Fit the regression on X and targets y.
@@ -534,12 +530,8 @@ class NuSVR(RegressorMixin, BaseSingleProblem):
         self.solver = solver
         self.n_jobs = n_jobs
 
-    def _problem(self, targets: np.ndarray | None, bounds: np.ndarray) -> dict[str, Any]:
-        return {
-            "target": np.ascontiguousarray(targets),
-            "C": np.ascontiguousarray(bounds),
-            "nu": float(self.nu),
-        }
+    def _problem(self, targets: np.ndarray | None, bounds: np.ndarray) -> Problem:
+        return Problem("nu_svr", C=bounds, target=targets, nu=float(self.nu))
 
     def fit(self, X: Any, y: Any, sample_weight: Any = None) -> NuSVR:
         """Fit the regression on X and targets y; see :meth:`SVR.fit`."""

@@ -13,6 +13,7 @@ from numpy.testing import assert_allclose, assert_array_equal
 from svmx import SVC, SVR
 from svmx._engine.kernel import CsrRows, DenseRows, DenseRows32, TiledRows
 from svmx._libsvm import KERNEL_TYPES, kernel_matrix
+from svmx._specs import KernelSpec
 
 KERNELS = ["linear", "poly", "rbf", "sigmoid"]
 PARAMS = dict(degree=3, gamma=0.05, coef0=0.3)
@@ -42,7 +43,7 @@ def _csr(X, block):
 
 def _expected(X, which, kernel):
     X32 = X.astype(np.float32).astype(np.float64)
-    return kernel_matrix(X32, X32[which], kernel_type=KERNEL_TYPES[kernel], **PARAMS)
+    return kernel_matrix(X32, X32[which], KernelSpec.named(kernel, **PARAMS))
 
 
 # 20 features take the register-blocked product; 300 take the SGEMM.
@@ -92,7 +93,7 @@ def test_tiled_rows_repeat_the_base_rows(make):
 def test_generic_rows_take_the_column_path():
     X = _data(40, 5, density=1.0)
     actual = DenseRows(X.copy()).block_kernel_rows([2, 7], KERNEL_TYPES["poly"], **PARAMS)
-    expected = kernel_matrix(X, X[[2, 7]], kernel_type=KERNEL_TYPES["poly"], **PARAMS)
+    expected = kernel_matrix(X, X[[2, 7]], KernelSpec.named("poly", **PARAMS))
     assert_allclose(actual, expected, rtol=1e-6)
 
 
@@ -110,8 +111,7 @@ def test_rows_outside_the_storage_are_refused():
 def _objective(model, X):
     coef = model.dual_coef_[0]
     vectors = X[model.support_]
-    K = kernel_matrix(vectors, vectors, kernel_type=KERNEL_TYPES["rbf"], degree=3,
-                      gamma=model._gamma, coef0=0.0)
+    K = kernel_matrix(vectors, vectors, KernelSpec.named("rbf", gamma=model._gamma))
     return 0.5 * coef @ K @ coef - np.abs(coef).sum()
 
 

@@ -22,7 +22,8 @@ from test_svc_parity import ALL_DATASETS, KERNELS, _kernel_params, _problem
 
 import svmx._libsvm
 from svmx import SVC, SVR, NuSVC, NuSVR, OneClassSVM
-from svmx._libsvm import KERNEL_TYPES, kernel_matrix
+from svmx._libsvm import kernel_matrix
+from svmx._specs import KernelSpec, Problem, SolveSpec
 
 ACCURACY_POINTS = 0.1  # percentage points
 PREDICTION_AGREEMENT = 0.995
@@ -35,10 +36,8 @@ OBJECTIVE_RTOL = 1e-3
 
 
 def _kernel(model, A, B):
-    return kernel_matrix(
-        A, B, kernel_type=KERNEL_TYPES[model.kernel], degree=int(model.degree),
-        gamma=model._gamma, coef0=float(model.coef0),
-    )
+    return kernel_matrix(A, B, KernelSpec.named(model.kernel, model.degree, model._gamma,
+                                                 model.coef0))
 
 
 def _svc_pair_objectives(model):
@@ -144,12 +143,14 @@ def test_objective_helper_agrees_with_the_engine(load_shared):
     X_train, y_train, _, _ = _problem("heart_scale", load_shared)
     model = SVC(solver="smo", tol=1e-8).fit(X_train, y_train)
     labels = np.where(y_train == model.classes_[1], -1, 1).astype(np.int8)
-    result = svmx._libsvm.solve_c_svc(
-        X_train, np.arange(len(y_train)), labels, np.ones(len(y_train)),
-        kernel_type=KERNEL_TYPES["rbf"], degree=3, gamma=model._gamma, coef0=0.0,
-        tol=1e-8, cache_size=200.0, shrinking=True, max_iter=-1,
+    result = svmx._libsvm.train_one(
+        X_train, np.arange(len(y_train)),
+        Problem("c_svc", C=np.ones(len(y_train)), y=labels),
+        KernelSpec.named("rbf", gamma=model._gamma),
+        SolveSpec("smo", tol=1e-8, cache_bytes=200.0 * 1048576, shrinking=True, max_iter=-1,
+                  threads=1),
     )
-    assert abs(_svc_pair_objectives(model)[0] - result["obj"]) <= 1e-8 * abs(result["obj"])
+    assert abs(_svc_pair_objectives(model)[0] - result.obj) <= 1e-8 * abs(result.obj)
 
 
 # --------------------------------------------------------------------------------------------
@@ -245,13 +246,14 @@ def test_auto_picks_block_on_ijcnn1_and_matches_smo(monkeypatch):
     X_test, y_test = X[IJCNN1_TRAIN_ROWS:], y[IJCNN1_TRAIN_ROWS:]
 
     chosen = []
-    solve_c_svc = svmx._libsvm.solve_c_svc
+    train_one = svmx._libsvm.train_one
 
     def spy(*args, **kwargs):
-        chosen.append(kwargs["solver"])
-        return solve_c_svc(*args, **kwargs)
+        solution = train_one(*args, **kwargs)
+        chosen.append(solution.solver)
+        return solution
 
-    monkeypatch.setattr(svmx._libsvm, "solve_c_svc", spy)
+    monkeypatch.setattr(svmx._libsvm, "train_one", spy)
     auto = SVC(solver="auto").fit(X_train, y_train)
     assert chosen == ["block"], f"solver='auto' on {IJCNN1_TRAIN_ROWS} rows ran {chosen}"
     smo = SVC(solver="smo").fit(X_train, y_train)

@@ -6,8 +6,9 @@ import scipy.sparse as sp
 from numpy.testing import assert_allclose, assert_array_equal
 
 from svmx import SVC, NuSVC, _shared_gram
-from svmx._libsvm import KERNEL_TYPES, kernel_matrix
+from svmx._libsvm import kernel_matrix
 from svmx._shared_gram import gram_megabytes, shared_gram
+from svmx._specs import BYTES_PER_MB, KernelSpec
 
 
 def _three_classes(n=150, seed=0):
@@ -18,8 +19,11 @@ def _three_classes(n=150, seed=0):
     return X, y
 
 
-def _arguments(kernel):
-    return dict(kernel_type=KERNEL_TYPES[kernel], degree=3, gamma=0.2, coef0=0.5)
+CACHE = 100 * BYTES_PER_MB  # bytes
+
+
+def _kernel(kernel):
+    return KernelSpec.named(kernel, degree=3, gamma=0.2, coef0=0.5)
 
 
 @pytest.mark.parametrize("kernel", ["linear", "poly", "rbf", "sigmoid"])
@@ -31,8 +35,8 @@ def test_gram_is_the_kernel_matrix_in_float32(kernel, sparse, monkeypatch):
     X, y = _three_classes(40)
     rows = [np.flatnonzero(y == c) for c in range(3)]
     data = sp.csr_matrix(X) if sparse else X
-    gram = shared_gram(data, rows, _arguments(kernel), cache_size=100.0, threads=2)
-    expected = kernel_matrix(X, X, **_arguments(kernel))
+    gram = shared_gram(data, rows, _kernel(kernel), cache_bytes=CACHE, threads=2)
+    expected = kernel_matrix(X, X, _kernel(kernel))
     assert gram.matrix.dtype == np.float32
     assert_allclose(gram.matrix, expected.astype(np.float32), rtol=1e-6, atol=1e-6)
     assert_array_equal(gram.matrix, gram.matrix.T)
@@ -42,7 +46,7 @@ def test_gram_is_the_kernel_matrix_in_float32(kernel, sparse, monkeypatch):
 def test_samples_left_out_have_no_row():
     X, y = _three_classes(30)
     rows = [np.flatnonzero(y == c)[1:] for c in range(3)]  # first of each class left out
-    gram = shared_gram(X, rows, _arguments("rbf"), cache_size=100.0, threads=1)
+    gram = shared_gram(X, rows, _kernel("rbf"), cache_bytes=CACHE, threads=1)
     used = np.sort(np.concatenate(rows))
     assert gram.matrix.shape == (used.size, used.size)
     assert_array_equal(gram.position[used], np.arange(used.size))
@@ -53,19 +57,20 @@ def test_samples_left_out_have_no_row():
 def test_no_gram_for_rows_with_few_stored_entries():
     X, y = _three_classes(60)
     rows = [np.flatnonzero(y == c) for c in range(3)]
-    assert shared_gram(X[:, :50], rows, _arguments("rbf"), cache_size=100.0, threads=1) is None
+    assert shared_gram(X[:, :50], rows, _kernel("rbf"), cache_bytes=CACHE, threads=1) is None
     sparse = sp.csr_matrix(np.where(np.abs(X) > 0.15, X, 0.0))  # about 45% of 120 stored
     assert sparse.nnz < _shared_gram.GRAM_MIN_ENTRIES_PER_ROW * 60
-    assert shared_gram(sparse, rows, _arguments("rbf"), cache_size=100.0, threads=1) is None
+    assert shared_gram(sparse, rows, _kernel("rbf"), cache_bytes=CACHE, threads=1) is None
 
 
 def test_no_gram_for_two_classes_or_beyond_the_cache_budget():
     X, y = _three_classes(200)
     rows = [np.flatnonzero(y == c) for c in range(3)]
-    assert shared_gram(X, rows[:2], _arguments("rbf"), cache_size=100.0, threads=1) is None
+    assert shared_gram(X, rows[:2], _kernel("rbf"), cache_bytes=CACHE, threads=1) is None
     too_small = gram_megabytes(200) / _shared_gram.GRAM_SHARE_OF_CACHE * 0.99
-    assert shared_gram(X, rows, _arguments("rbf"), cache_size=too_small, threads=1) is None
-    assert shared_gram(X, rows, _arguments("rbf"), cache_size=too_small * 1.02,
+    too_small *= BYTES_PER_MB
+    assert shared_gram(X, rows, _kernel("rbf"), cache_bytes=too_small, threads=1) is None
+    assert shared_gram(X, rows, _kernel("rbf"), cache_bytes=too_small * 1.02,
                        threads=1) is not None
 
 

@@ -119,7 +119,7 @@ def test_threads_really_run_pairs_concurrently():
     X_train, y_train, _ = _dna()
     active, most = [0], [0]
     lock = threading.Lock()
-    solve_c_svc = svmx._libsvm.solve_c_svc
+    train_one = svmx._libsvm.train_one
     barrier = threading.Barrier(2, timeout=10)
     calls = [0]
 
@@ -135,13 +135,13 @@ def test_threads_really_run_pairs_concurrently():
             except threading.BrokenBarrierError:
                 pass
         try:
-            return solve_c_svc(*args, **kwargs)
+            return train_one(*args, **kwargs)
         finally:
             with lock:
                 active[0] -= 1
 
     monkeypatch = pytest.MonkeyPatch()
-    monkeypatch.setattr(svmx._libsvm, "solve_c_svc", spy)
+    monkeypatch.setattr(svmx._libsvm, "train_one", spy)
     try:
         SVC(n_jobs=2).fit(X_train, y_train)
     finally:

@@ -1,4 +1,15 @@
-"""Reading a LIBSVM model file back into a fitted svmx estimator."""
+"""Reading a LIBSVM model file back into a fitted svmx estimator.
+
+LIBSVM orders classes by first appearance in its training data, while
+svmx's ``fit`` sorts them. By default :func:`load_model` keeps the file's
+order (its ``label`` line) in ``classes_``, which reproduces LIBSVM exactly:
+the same vote tie-breaking, the same pairwise coupling of probabilities, and
+``predict_proba`` columns in LIBSVM's order. As for every svmx classifier, a
+binary ``decision_function`` is positive for ``classes_[1]``, so for a file
+with ``label 1 -1`` it is LIBSVM's decision value negated.
+``sort_classes=True`` re-expresses the model for sorted classes instead (see
+:func:`svmx.io._model_format.sort_classes`).
+"""
 
 from __future__ import annotations
 
@@ -8,6 +19,8 @@ from typing import Any
 
 import numpy as np
 
+from svmx import svm
+from svmx._fitted import FittedModel, write_fitted_state
 from svmx.io import _model_format
 from svmx.io._model_format import CLASSIFIERS, KERNEL_NAMES, SVM_TYPES
 
@@ -247,8 +260,6 @@ def _precomputed_support(model: dict, name: str) -> np.ndarray:
 
 
 def _make_estimator(model: dict) -> Any:
-    import svmx
-
     kernel = _KERNELS_BY_LIBSVM_NAME[model["kernel_type"]]
     params: dict[str, Any] = {"kernel": kernel}
     for key in ("degree", "gamma", "coef0"):
@@ -256,11 +267,12 @@ def _make_estimator(model: dict) -> Any:
             params[key] = model[key]
     if model["svm_type"] in CLASSIFIERS:
         params["probability"] = "probA" in model
-    return getattr(svmx, SVM_TYPES[model["svm_type"]])(**params)
+    return getattr(svm, SVM_TYPES[model["svm_type"]])(**params)
 
 
-def _set_classifier_layout(estimator: Any, model: dict, sort: bool) -> np.ndarray:
-    """Set the classifier's attributes; return the row order of the support vectors."""
+def _classifier_layout(model: dict, sort: bool) -> dict:
+    """The classifier's classes, coefficients and Platt parameters, in the file's class
+    order or sorted; ``order`` is the row order of the support vectors."""
     empty = np.empty(0, dtype=np.float64)
     layout = {
         "classes": model["label"], "order": np.arange(model["total_sv"]),
@@ -272,16 +284,63 @@ def _set_classifier_layout(estimator: Any, model: dict, sort: bool) -> np.ndarra
             layout["classes"], layout["n_support"], layout["dual_coef"], layout["rho"],
             layout["prob_a"], layout["prob_b"],
         )
-    estimator.classes_ = layout["classes"]
-    estimator._n_support = layout["n_support"].astype(np.int32)
-    estimator._dual_coef_ = np.ascontiguousarray(layout["dual_coef"])
-    estimator._intercept_ = -layout["rho"]
-    sign = -1.0 if estimator.classes_.size == 2 else 1.0
-    estimator.dual_coef_ = sign * estimator._dual_coef_
-    estimator.intercept_ = sign * estimator._intercept_
-    estimator.probA_ = layout["prob_a"]
-    estimator.probB_ = layout["prob_b"]
-    return layout["order"]
+    return layout
+
+
+def _single_problem_layout(model: dict) -> dict:
+    """One-class and regression models: one problem over every support vector."""
+    empty = np.empty(0, dtype=np.float64)
+    return {
+        "classes": None, "order": np.arange(model["total_sv"]),
+        "n_support": np.array([model["total_sv"]], dtype=np.int32),
+        "dual_coef": model["coef"], "rho": model["rho"],
+        "prob_a": model.get("probA", empty), "prob_b": empty,
+    }
+
+
+def _support_of(model: dict, order: np.ndarray, n_features: int | None, name: str) -> tuple:
+    """(support_, support_vectors_, shape_fit_) of a model file's support vectors."""
+    if _KERNELS_BY_LIBSVM_NAME[model["kernel_type"]] == "precomputed":
+        support = _precomputed_support(model, name)[order]
+        n_train = int(support.max()) + 1 if support.size else 0
+        if n_features is not None:
+            if n_features < n_train:
+                raise ValueError(
+                    f"n_features={n_features} is smaller than the largest serial number "
+                    f"({n_train}) of the support vectors in {name}"
+                )
+            n_train = n_features
+        return support.astype(np.int32), np.empty((0, 0), dtype=np.float64), (n_train, n_train)
+    vectors = _support_matrix(model, n_features, name)[order]
+    support = np.arange(model["total_sv"], dtype=np.int32)
+    return support, vectors, (model["total_sv"], vectors.shape[1])
+
+
+def _fitted_model(model: dict, sort: bool, n_features: int | None, name: str) -> FittedModel:
+    """The fitted state a model file describes (training details it lacks left unset)."""
+    if model["svm_type"] in CLASSIFIERS:
+        layout = _classifier_layout(model, sort)
+    else:
+        layout = _single_problem_layout(model)
+    support, vectors, shape_fit = _support_of(model, layout["order"], n_features, name)
+    extra = {}
+    if "prob_density_marks" in model:
+        extra["prob_density_marks_"] = model["prob_density_marks"]
+    return FittedModel(
+        support=support,
+        support_vectors=vectors,
+        n_support=layout["n_support"],
+        dual_coef=layout["dual_coef"],
+        intercept=-layout["rho"],
+        n_iter=None,
+        fit_status=0,
+        gamma=float(model.get("gamma", 0.0)),
+        shape_fit=shape_fit,
+        classes=layout["classes"],
+        prob_a=layout["prob_a"],
+        prob_b=layout["prob_b"],
+        extra=extra,
+    )
 
 
 def load_model(
@@ -292,17 +351,8 @@ def load_model(
     Works for the files of ``svm-train`` / ``svmutil.svm_save_model`` and of
     :func:`save_model`: C-SVC, nu-SVC, one-class, epsilon-SVR and nu-SVR,
     with or without probability information. The returned estimator
-    predicts what LIBSVM's ``svm_predict`` predicts with that file.
-
-    LIBSVM orders classes by first appearance in its training data, while
-    svmx's ``fit`` sorts them. By default ``classes_`` keeps the file's
-    order (its ``label`` line), which reproduces LIBSVM exactly: the same
-    vote tie-breaking, the same pairwise coupling of probabilities, and
-    ``predict_proba`` columns in LIBSVM's order. As for every svmx
-    classifier, a binary ``decision_function`` is positive for
-    ``classes_[1]``, so for a file with ``label 1 -1`` it is LIBSVM's
-    decision value negated. ``sort_classes=True`` re-expresses the model
-    for sorted classes instead (see :func:`svmx.io._model_format.sort_classes`).
+    predicts what LIBSVM's ``svm_predict`` predicts with that file; see the
+    module docstring for how the classes' order is kept.
 
     Parameters
     ----------
@@ -355,41 +405,5 @@ def load_model(
     name = os.fspath(path)
     model = read_model_file(path)
     estimator = _make_estimator(model)
-    order = np.arange(model["total_sv"])
-    if model["svm_type"] in CLASSIFIERS:
-        order = _set_classifier_layout(estimator, model, sort_classes)
-    else:
-        estimator._n_support = np.array([model["total_sv"]], dtype=np.int32)
-        estimator._dual_coef_ = np.ascontiguousarray(model["coef"])
-        estimator._intercept_ = -model["rho"]
-        estimator.dual_coef_ = estimator._dual_coef_
-        estimator.intercept_ = estimator._intercept_
-        if "probA" in model:
-            estimator.probA_ = model["probA"]
-        if model["svm_type"] == "one_class":
-            estimator.offset_ = float(model["rho"][0])
-            if "prob_density_marks" in model:
-                estimator.prob_density_marks_ = model["prob_density_marks"]
-    if estimator.kernel == "precomputed":
-        support = _precomputed_support(model, name)[order]
-        n_train = int(support.max()) + 1 if support.size else 0
-        if n_features is not None:
-            if n_features < n_train:
-                raise ValueError(
-                    f"n_features={n_features} is smaller than the largest serial number "
-                    f"({n_train}) of the support vectors in {name}"
-                )
-            n_train = n_features
-        estimator.support_ = support.astype(np.int32)
-        estimator.support_vectors_ = np.empty((0, 0), dtype=np.float64)
-        estimator.shape_fit_ = (n_train, n_train)
-        estimator.n_features_in_ = n_train
-    else:
-        vectors = _support_matrix(model, n_features, name)[order]
-        estimator.support_ = np.arange(model["total_sv"], dtype=np.int32)
-        estimator.support_vectors_ = vectors
-        estimator.shape_fit_ = (model["total_sv"], vectors.shape[1])
-        estimator.n_features_in_ = vectors.shape[1]
-    estimator._gamma = float(model.get("gamma", 0.0))
-    estimator.fit_status_ = 0
+    write_fitted_state(estimator, _fitted_model(model, sort_classes, n_features, name))
     return estimator

@@ -1,0 +1,115 @@
+"""The one place that writes an estimator's fitted state.
+
+``fit`` (classifiers and single problems) and :func:`svmx.io.load_model`
+build a `FittedModel` in LIBSVM's sign convention and hand it to
+`write_fitted_state`, which sets every fitted attribute, including
+scikit-learn's sign flip for two classes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+__all__ = ["FittedModel", "write_fitted_state"]
+
+
+
+def _empty() -> np.ndarray:
+    return np.empty(0, dtype=np.float64)
+
+
+@dataclass(frozen=True, eq=False)
+class FittedModel:
+    """A fitted model in LIBSVM's layout and sign convention.
+
+    Attributes
+    ----------
+    support : ndarray of shape (n_SV,), int32
+        Rows of the training set (grouped by class for classifiers).
+    support_vectors : ndarray or sparse matrix of shape (n_SV, n_features)
+        Empty (0, 0) for a precomputed kernel.
+    n_support : ndarray of shape (n_classes,) or (1,), int32
+    dual_coef : ndarray of shape (n_classes - 1, n_SV) or (1, n_SV)
+        LIBSVM's signs: positive decision values favour a pair's first class.
+    intercept : ndarray of shape (n_pairs,) or (1,)
+        -rho per problem.
+    n_iter : ndarray of shape (n_pairs,), int or None
+        None (a model read from a file) leaves ``n_iter_`` unset.
+    fit_status : int
+    gamma : float
+        The resolved kernel coefficient.
+    shape_fit : tuple
+        Shape of the training matrix (for a precomputed kernel, of the Gram matrix).
+    classes : ndarray or None
+        The class labels of a classifier, in the order of its pairs.
+    prob_a, prob_b : ndarray
+        Platt's parameters per pair (empty without probability). For a
+        regression a one-element ``prob_a`` is LIBSVM's Laplace scale.
+    extra : dict
+        Other fitted attributes by name (``class_weight_``,
+        ``prob_density_marks_``).
+    """
+
+    support: np.ndarray
+    support_vectors: Any
+    n_support: np.ndarray
+    dual_coef: np.ndarray
+    intercept: np.ndarray
+    n_iter: Any
+    fit_status: int
+    gamma: float
+    shape_fit: tuple
+    classes: np.ndarray | None = None
+    prob_a: np.ndarray = field(default_factory=_empty)
+    prob_b: np.ndarray = field(default_factory=_empty)
+    extra: dict = field(default_factory=dict)
+
+
+def write_fitted_state(estimator: Any, model: FittedModel) -> None:
+    """Set the estimator's fitted attributes from `model`.
+
+    Classifiers get ``classes_``, ``probA_`` and ``probB_``, with the
+    two-class sign flip (scikit-learn's convention: positive decision values
+    mean ``classes_[1]``); one-class SVMs get ``offset_``; a regression gets
+    ``probA_`` only when the model has a Laplace scale.
+
+    Examples
+    --------
+    >>> from svmx import SVR
+    >>> model = FittedModel(np.array([0], np.int32), np.ones((1, 1)), np.array([1], np.int32),
+    ...                     np.array([[0.5]]), np.array([0.25]), 3, 0, 1.0, (4, 1))
+    >>> estimator = SVR()
+    >>> write_fitted_state(estimator, model)
+    >>> estimator.intercept_.tolist(), estimator.n_features_in_
+    ([0.25], 1)
+    """
+    estimator._n_support = np.asarray(model.n_support, dtype=np.int32)
+    estimator._dual_coef_ = np.ascontiguousarray(model.dual_coef, dtype=np.float64)
+    estimator._intercept_ = np.asarray(model.intercept, dtype=np.float64)
+    if model.classes is not None:
+        estimator.classes_ = model.classes
+        sign = -1.0 if model.classes.size == 2 else 1.0
+        estimator.dual_coef_ = sign * estimator._dual_coef_
+        estimator.intercept_ = sign * estimator._intercept_
+        estimator.probA_ = model.prob_a
+        estimator.probB_ = model.prob_b
+    else:
+        estimator.dual_coef_ = estimator._dual_coef_
+        estimator.intercept_ = estimator._intercept_
+        if model.prob_a.size:
+            estimator.probA_ = model.prob_a
+    estimator.support_ = np.asarray(model.support, dtype=np.int32)
+    estimator.support_vectors_ = model.support_vectors
+    estimator.shape_fit_ = tuple(model.shape_fit)
+    estimator.n_features_in_ = int(model.shape_fit[1])
+    if model.n_iter is not None:
+        estimator.n_iter_ = model.n_iter
+    estimator.fit_status_ = int(model.fit_status)
+    estimator._gamma = float(model.gamma)
+    if getattr(estimator, "_formulation", None) == "one_class":
+        estimator.offset_ = -float(estimator._intercept_[0])
+    for name, value in model.extra.items():
+        setattr(estimator, name, value)
