@@ -61,7 +61,18 @@ def gram_megabytes(n_samples: int) -> float:
     >>> gram_megabytes(1024)
     4.0
     """
-    return 4.0 * n_samples * n_samples / 1048576.0
+    return gram_bytes(n_samples) / BYTES_PER_MB
+
+
+def gram_bytes(n_samples: int) -> float:
+    """Size in bytes of a float32 Gram matrix over n_samples.
+
+    Examples
+    --------
+    >>> gram_bytes(1024)
+    4194304.0
+    """
+    return 4.0 * n_samples * n_samples
 
 
 def shared_gram(
@@ -88,10 +99,9 @@ def shared_gram(
     stored = X.nnz if sp.issparse(X) else X.size
     if stored < GRAM_MIN_ENTRIES_PER_ROW * X.shape[0]:
         return None
-    cache_size = cache_bytes / BYTES_PER_MB
     used = np.sort(np.concatenate(class_rows))
     m = used.size
-    if gram_megabytes(m) > GRAM_SHARE_OF_CACHE * cache_size:
+    if gram_bytes(m) > GRAM_SHARE_OF_CACHE * cache_bytes:
         return None
     data = X[used]
     if sp.issparse(data):
@@ -111,5 +121,6 @@ def shared_gram(
         matrix[start:, block] = values.T
     position = np.full(X.shape[0], -1, dtype=np.intp)
     position[used] = np.arange(m)
-    left = cache_size - gram_megabytes(m)
-    return SharedGram(matrix, position, max(1.0, left / max(1, threads)) * BYTES_PER_MB)
+    # Each pair's own cache gets an equal share of what is left, and at least 1 MB.
+    left = cache_bytes - gram_bytes(m)
+    return SharedGram(matrix, position, max(BYTES_PER_MB, left / max(1, threads)))

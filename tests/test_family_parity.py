@@ -29,7 +29,7 @@ def _pair(estimator, X, y=None, **params):
 
     svmx runs LIBSVM's solver (solver='smo'), whose parity this module measures; under
     'auto' problems from 5,000 samples go to the block solver, whose parity with SMO and
-    scikit-learn is tests/test_block_solver.py's subject.
+    scikit-learn is tests/_engine/test_engine_block_solver.py's subject.
     """
     if estimator in ("OneClassSVM", "SVR"):
         params = {"solver": "smo", **params}

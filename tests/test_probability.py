@@ -2,7 +2,7 @@
 agreement of ``argmax(predict_proba)`` with ``predict``, and closeness to scikit-learn.
 
 Platt's sigmoid fit itself (against a scipy minimiser of the regularised likelihood, and against
-``libsvm-official``) and pairwise coupling are tested in ``tests/test_platt.py``.
+``libsvm-official``) and pairwise coupling are tested in ``tests/_engine/test_engine_platt.py``.
 """
 
 import warnings

@@ -157,7 +157,8 @@ def test_test_predictions_agree_with_sklearn(name, kernel, load_shared):
 def test_support_sets_agree_with_sklearn(name, kernel, load_shared):
     # Identical support sets are solver='smo's promise: under 'auto' mushrooms (6,093
     # rows) goes to the block solver, which reaches the same objective (within 1e-3,
-    # tests/test_block_solver.py) but, among mushrooms' many duplicate rows, other ones.
+    # tests/_engine/test_engine_block_solver.py) but, among mushrooms' many duplicate
+    # rows, other ones.
     ours, theirs = _fit_both(name, kernel, 1e-3, load_shared, solver="smo")
     disagreement = _support_disagreement(ours.support_, theirs.support_)
     assert disagreement <= 1 - SUPPORT_AGREEMENT, (
