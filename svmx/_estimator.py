@@ -1,19 +1,29 @@
 """The estimator protocol (get_params, set_params, clone, pickle) without scikit-learn.
 
-scikit-learn is never imported at run time; its tags are built lazily, only
-when scikit-learn itself asks for them.
+Every svmx estimator, transformer and search derives from :class:`BaseEstimator`
+(with a mixin saying what it is), so all share one ``repr``, one
+``set_params`` error and one pickle format. scikit-learn is never imported at
+run time; its tags are built lazily, only when scikit-learn itself asks for them.
 """
 
 from __future__ import annotations
 
 import inspect
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
 from svmx._version import __version__
 
-__all__ = ["BaseEstimator", "ClassifierMixin", "OutlierMixin", "RegressorMixin"]
+__all__ = [
+    "BaseEstimator",
+    "ClassifierMixin",
+    "OutlierMixin",
+    "RegressorMixin",
+    "TransformerMixin",
+    "available_if",
+]
 
 
 class BaseEstimator:
@@ -159,3 +169,83 @@ class OutlierMixin:
         tags = super().__sklearn_tags__()
         tags.estimator_type = "outlier_detector"
         return tags
+
+
+class TransformerMixin:
+    """``fit_transform`` for transformers; scikit-learn sees a transformer.
+
+    Examples
+    --------
+    >>> from svmx.preprocessing import StandardScaler
+    >>> StandardScaler().fit_transform([[0.0], [2.0]]).ravel().tolist()
+    [-1.0, 1.0]
+    """
+
+    def fit_transform(self, X: Any, y: Any = None, **fit_params: Any) -> Any:
+        """Fit to X (and y, when given), then transform X.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,), optional
+            Passed to ``fit`` only when given, so a transformer whose ``fit``
+            needs labels says so itself.
+        **fit_params
+            Passed to ``fit``.
+
+        Returns
+        -------
+        The transformed X.
+        """
+        if y is None:
+            return self.fit(X, **fit_params).transform(X)
+        return self.fit(X, y, **fit_params).transform(X)
+
+    def __sklearn_tags__(self):
+        from sklearn.utils import TransformerTags
+
+        tags = super().__sklearn_tags__()
+        tags.transformer_tags = TransformerTags()
+        return tags
+
+
+class available_if:  # noqa: N801 - used as a decorator, like a function
+    """Expose a method only when ``getattr(instance, check)()`` passes.
+
+    The check raises AttributeError otherwise, so ``hasattr`` is False, as for
+    scikit-learn's conditional methods.
+
+    Examples
+    --------
+    >>> class Model:
+    ...     enabled = False
+    ...     def _check(self):
+    ...         if not self.enabled:
+    ...             raise AttributeError("not enabled")
+    ...         return True
+    ...     @available_if("_check")
+    ...     def run(self):
+    ...         return "ran"
+    >>> hasattr(Model(), "run")
+    False
+    """
+
+    def __init__(self, check: str):
+        self.check = check
+
+    def __call__(self, method: Callable) -> Any:
+        return _ConditionalMethod(method, self.check)
+
+
+class _ConditionalMethod:
+    def __init__(self, method: Callable, check: str):
+        self.method = method
+        self.check = check
+        self.__doc__ = method.__doc__
+        self.__name__ = method.__name__
+
+    def __get__(self, instance: Any, owner: type | None = None) -> Any:
+        if instance is None:
+            return self.method
+        getattr(instance, self.check)()
+        return self.method.__get__(instance, owner)

@@ -1,4 +1,4 @@
-"""Input and parameter validation shared by the estimators.
+"""Input and parameter validation shared by the estimators and the preprocessing helpers.
 
 Every error names the offending parameter and says what was expected, and
 is raised before any training work starts.
@@ -6,6 +6,7 @@ is raised before any training work starts.
 
 from __future__ import annotations
 
+import math
 import numbers
 import warnings
 from collections.abc import Callable
@@ -14,6 +15,7 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
+from svmx._estimator import available_if  # re-exported: svmx._classifier imports it from here
 from svmx.exceptions import DataConversionWarning, InvalidParameterError, NotFittedError
 
 __all__ = [
@@ -23,6 +25,11 @@ __all__ = [
     "available_if",
     "check_feature_names",
     "check_fitted",
+    "check_int",
+    "check_labels",
+    "check_matrix",
+    "check_n_features",
+    "check_ratio",
     "feature_names_of",
     "validate_X",
     "validate_params",
@@ -156,6 +163,105 @@ range (0, inf); got -1.0.
             )
 
 
+def check_int(value: Any, name: str, minimum: int | None = None) -> int:
+    """Return `value` as an int, refusing bools, floats and other types.
+
+    Examples
+    --------
+    >>> check_int(3, "k", minimum=2)
+    3
+    >>> check_int(2.0, "k")
+    Traceback (most recent call last):
+    ...
+    TypeError: k must be an integer, got float
+    """
+    if isinstance(value, bool | np.bool_) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be an integer, got {type(value).__name__}")
+    value = int(value)
+    if minimum is not None and value < minimum:
+        raise ValueError(f"{name} must be at least {minimum}, got {value}")
+    return value
+
+
+def check_ratio(value: Any, name: str) -> float:
+    """Return `value` as a float in [0, 1].
+
+    Examples
+    --------
+    >>> check_ratio(0.25, "test_ratio")
+    0.25
+    """
+    if isinstance(value, bool | np.bool_) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a real number, got {type(value).__name__}")
+    value = float(value)
+    if not math.isfinite(value) or not 0.0 <= value <= 1.0:
+        raise ValueError(f"{name} must be a finite number in [0, 1], got {value!r}")
+    return value
+
+
+def check_labels(labels: Any, name: str = "labels") -> np.ndarray:
+    """Return `labels` as a non-empty 1-D array without NaN.
+
+    Examples
+    --------
+    >>> check_labels(["a", "b"]).tolist()
+    ['a', 'b']
+    """
+    array = np.asarray(labels)
+    if array.ndim != 1:
+        raise ValueError(f"{name} must be 1-D, got an array of shape {array.shape}")
+    if array.shape[0] == 0:
+        raise ValueError(f"{name} must not be empty")
+    if array.dtype.kind == "f" and np.isnan(array).any():
+        raise ValueError(f"{name} must not contain NaN")
+    return array
+
+
+def check_matrix(X: Any, name: str = "X", dtype: Any = np.float64) -> np.ndarray:
+    """Return a dense `X` as a non-empty 2-D array; NaN and infinity are kept.
+
+    Unlike :func:`validate_X`, which refuses them for the estimators, the
+    preprocessing transformers pass non-finite values through.
+
+    Examples
+    --------
+    >>> check_matrix([[1.0, float("nan")]]).shape
+    (1, 2)
+    """
+    if sp.issparse(X):
+        raise TypeError(f"{name} must be a dense array; sparse matrices are not supported")
+    try:
+        array = np.asarray(X, dtype=dtype)
+    except (TypeError, ValueError) as error:
+        raise TypeError(f"{name} must be an array of numbers: {error}") from error
+    if array.ndim != 2:
+        raise ValueError(
+            f"{name} must be 2-D (n_samples, n_features), got an array of shape {array.shape}; "
+            "reshape a single feature with X.reshape(-1, 1)"
+        )
+    if array.shape[0] == 0 or array.shape[1] == 0:
+        raise ValueError(f"{name} must not be empty, got shape {array.shape}")
+    return array
+
+
+def check_n_features(X: Any, expected: int, *, name: str = "X", owner: str = "the model") -> None:
+    """Raise ValueError, in scikit-learn's words, unless `X` has `expected` columns.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> check_n_features(np.zeros((1, 3)), 2, owner="StandardScaler")
+    Traceback (most recent call last):
+    ...
+    ValueError: X has 3 features, but StandardScaler is expecting 2 features as input.
+    """
+    if X.shape[1] != expected:
+        raise ValueError(
+            f"{name} has {X.shape[1]} features, but {owner} is expecting {expected} "
+            "features as input."
+        )
+
+
 def validate_X(
     X: Any,
     *,
@@ -230,11 +336,8 @@ using X.reshape(-1, 1) if it has a single feature or X.reshape(1, -1) if it is a
     if not np.isfinite(array).all():
         kind = "NaN" if np.isnan(array).any() else "infinity"
         raise ValueError(f"Input {name} contains {kind}; svmx needs finite values.")
-    if n_features is not None and array.shape[1] != n_features:
-        raise ValueError(
-            f"{name} has {array.shape[1]} features, but {owner} is expecting {n_features} "
-            "features as input."
-        )
+    if n_features is not None:
+        check_n_features(array, n_features, name=name, owner=owner)
     return array
 
 
@@ -257,11 +360,8 @@ def _validate_sparse(X: Any, *, name: str, n_features: int | None, owner: str) -
     if not np.isfinite(matrix.data).all():
         kind = "NaN" if np.isnan(matrix.data).any() else "infinity"
         raise ValueError(f"Input {name} contains {kind}; svmx needs finite values.")
-    if n_features is not None and matrix.shape[1] != n_features:
-        raise ValueError(
-            f"{name} has {matrix.shape[1]} features, but {owner} is expecting {n_features} "
-            "features as input."
-        )
+    if n_features is not None:
+        check_n_features(matrix, n_features, name=name, owner=owner)
     return matrix
 
 
@@ -467,48 +567,6 @@ def validate_sample_weight(sample_weight: Any, n_samples: int) -> np.ndarray:
     if not np.any(weights > 0):
         raise ValueError("sample_weight is zero for every sample; at least one must be positive")
     return weights
-
-
-class available_if:  # noqa: N801 - used as a decorator, like a function
-    """Expose a method only when ``getattr(instance, check)()`` passes.
-
-    The check raises AttributeError otherwise, so ``hasattr`` is False, as for
-    scikit-learn's conditional methods.
-
-    Examples
-    --------
-    >>> class Model:
-    ...     enabled = False
-    ...     def _check(self):
-    ...         if not self.enabled:
-    ...             raise AttributeError("not enabled")
-    ...         return True
-    ...     @available_if("_check")
-    ...     def run(self):
-    ...         return "ran"
-    >>> hasattr(Model(), "run")
-    False
-    """
-
-    def __init__(self, check: str):
-        self.check = check
-
-    def __call__(self, method: Callable) -> Any:
-        return _ConditionalMethod(method, self.check)
-
-
-class _ConditionalMethod:
-    def __init__(self, method: Callable, check: str):
-        self.method = method
-        self.check = check
-        self.__doc__ = method.__doc__
-        self.__name__ = method.__name__
-
-    def __get__(self, instance: Any, owner: type | None = None) -> Any:
-        if instance is None:
-            return self.method
-        getattr(instance, self.check)()
-        return self.method.__get__(instance, owner)
 
 
 def check_fitted(estimator: Any, attribute: str) -> None:

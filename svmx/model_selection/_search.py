@@ -10,14 +10,14 @@ import numpy as np
 import numpy.typing as npt
 import scipy.sparse as sp
 
+from svmx._estimator import BaseEstimator
 from svmx._progress import ProgressBar
-from svmx.preprocessing._params import ParamsMixin
+from svmx._validation import check_fitted
 
 from ._clone import clone, is_classifier
-from ._parallel import check_n_jobs, parallel_map
+from ._parallel import parallel_map
 from ._scoring import Scorer, get_scorer
-from ._split import check_cv
-from ._validation import check_data, fit_and_score
+from ._validation import check_data, fit_and_score, prepare_folds
 
 __all__ = ["GridSearch", "expand_grid", "libsvm_grid"]
 
@@ -107,7 +107,7 @@ def libsvm_grid(
     return {"C": (2.0**exponents_c).tolist(), "gamma": (2.0**exponents_g).tolist()}
 
 
-class GridSearch(ParamsMixin):
+class GridSearch(BaseEstimator):
     """Cross-validate every parameter combination of a grid and keep the best.
 
     Every (candidate, fold) fit is an independent task run through joblib,
@@ -224,11 +224,9 @@ class GridSearch(ParamsMixin):
         """
         clone(self.estimator)  # fail early on an object that cannot be copied
         candidates = expand_grid(self.param_grid)
-        X, y = check_data(X, y)
-        scorer = get_scorer(self.scoring, self.estimator)
-        n_jobs = check_n_jobs(self.n_jobs)
-        splitter = check_cv(self.cv, y, classifier=is_classifier(self.estimator))
-        splits = list(splitter.split(X, y))
+        X, y, scorer, n_jobs, splits = prepare_folds(
+            self.estimator, X, y, self.cv, self.scoring, self.n_jobs
+        )
         tasks = [
             (self.estimator, X, y, train, test, scorer, params)
             for params in candidates
@@ -264,7 +262,7 @@ class GridSearch(ParamsMixin):
         return results
 
     def _fitted_model(self) -> Any:
-        self._check_fitted("results_")
+        check_fitted(self, "results_")
         if not hasattr(self, "best_estimator_"):
             raise AttributeError("best_estimator_ exists only when GridSearch(refit=True)")
         return self.best_estimator_

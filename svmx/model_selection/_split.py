@@ -8,7 +8,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from svmx.preprocessing._checks import as_generator, check_int, check_labels
+from svmx._random import splitmix_generator, validate_random_state
+from svmx._validation import check_int, check_labels
 from svmx.preprocessing._splits import folds_from_assignment, k_fold_indices
 
 __all__ = ["KFold", "StratifiedKFold", "check_cv"]
@@ -25,18 +26,18 @@ def n_rows(X: Any) -> int:
 
 
 class _BaseKFold:
-    def __init__(self, n_splits: int, shuffle: bool, random_state: int | None) -> None:
+    def __init__(self, n_splits: int, shuffle: bool, random_state: Any) -> None:
         self.n_splits = check_int(n_splits, "n_splits", minimum=2)
         if not isinstance(shuffle, bool | np.bool_):
             raise TypeError(f"shuffle must be True or False, got {type(shuffle).__name__}")
         if not shuffle and random_state is not None:
             raise ValueError("random_state has no effect unless shuffle=True; leave it None")
-        if random_state is not None:
-            as_generator(random_state, "random_state")
+        # Checked without drawing, so a generator passed in is not advanced yet.
+        validate_random_state(random_state, "random_state")
         self.shuffle = bool(shuffle)
         self.random_state = random_state
 
-    def _seed(self) -> int | None:
+    def _seed(self) -> Any:
         # A fixed default keeps shuffled folds reproducible without global state.
         if not self.shuffle:
             return None
@@ -76,9 +77,11 @@ class KFold(_BaseKFold):
     shuffle : bool, default=False
         Shuffle the rows (with :class:`~svmx.preprocessing.SplitMix64`)
         before cutting them into folds.
-    random_state : int, optional
-        Seed of the shuffle; None means seed 0, so shuffled folds are
-        reproducible. Must be None when ``shuffle=False``.
+    random_state : None, int, numpy Generator or RandomState, or SplitMix64
+        Seed of the shuffle: None means seed 0, so shuffled folds are
+        reproducible; an int seeds a :class:`~svmx.preprocessing.SplitMix64`;
+        a generator is drawn from at each ``split`` call, so successive calls
+        give different folds. Must be None when ``shuffle=False``.
 
     Examples
     --------
@@ -91,7 +94,7 @@ class KFold(_BaseKFold):
     """
 
     def __init__(
-        self, n_splits: int = 5, *, shuffle: bool = False, random_state: int | None = None
+        self, n_splits: int = 5, *, shuffle: bool = False, random_state: Any = None
     ) -> None:
         super().__init__(n_splits, shuffle, random_state)
 
@@ -128,9 +131,11 @@ class StratifiedKFold(_BaseKFold):
         Number of folds, at least 2.
     shuffle : bool, default=False
         Shuffle the rows of each class before dealing them.
-    random_state : int, optional
-        Seed of the shuffle; None means seed 0. Must be None when
-        ``shuffle=False``.
+    random_state : None, int, numpy Generator or RandomState, or SplitMix64
+        Seed of the shuffle: None means seed 0, so shuffled folds are
+        reproducible; an int seeds a :class:`~svmx.preprocessing.SplitMix64`;
+        a generator is drawn from at each ``split`` call, so successive calls
+        give different folds. Must be None when ``shuffle=False``.
 
     Examples
     --------
@@ -142,7 +147,7 @@ class StratifiedKFold(_BaseKFold):
     """
 
     def __init__(
-        self, n_splits: int = 5, *, shuffle: bool = False, random_state: int | None = None
+        self, n_splits: int = 5, *, shuffle: bool = False, random_state: Any = None
     ) -> None:
         super().__init__(n_splits, shuffle, random_state)
 
@@ -175,7 +180,7 @@ class StratifiedKFold(_BaseKFold):
         dealing_order = np.argsort(codes.ravel(), kind="stable")
         seed = self._seed()
         if seed is not None:
-            generator = as_generator(seed, "random_state")
+            generator = splitmix_generator(seed, "random_state")
             counts = np.bincount(codes.ravel())
             for block in np.split(dealing_order, np.cumsum(counts)[:-1]):
                 generator.shuffle(block)  # np.split returns views: shuffles in place

@@ -48,6 +48,25 @@ def take_rows(data: Any, rows: np.ndarray) -> Any:
     return data[rows]
 
 
+def prepare_folds(
+    estimator: Any, X: Any, y: Any, cv: Any, scoring: Any, n_jobs: Any
+) -> tuple[Any, Any, Scorer, int | None, list[tuple[np.ndarray, np.ndarray]]]:
+    """Check what :func:`cross_validate` and the grid search share, and cut the folds.
+
+    Returns
+    -------
+    X, y, scorer, n_jobs, splits
+        The row-indexable data, the scorer, the checked job count and the
+        list of ``(train, test)`` index pairs.
+    """
+    clone(estimator)  # fail early, in the caller, on an object that cannot be copied
+    X, y = check_data(X, y)
+    scorer = get_scorer(scoring, estimator)
+    n_jobs = check_n_jobs(n_jobs)
+    splitter = check_cv(cv, y, classifier=is_classifier(estimator))
+    return X, y, scorer, n_jobs, list(splitter.split(X, y))
+
+
 def fit_and_score(
     estimator: Any,
     X: Any,
@@ -196,12 +215,7 @@ def cross_validate(
     >>> result.test_scores.tolist(), result.mean()
     ([1.0, 1.0, 1.0], 1.0)
     """
-    clone(estimator)  # fail early, in the caller, on an object that cannot be copied
-    X, y = check_data(X, y)
-    scorer = get_scorer(scoring, estimator)
-    n_jobs = check_n_jobs(n_jobs)
-    splitter = check_cv(cv, y, classifier=is_classifier(estimator))
-    splits = list(splitter.split(X, y))
+    X, y, scorer, n_jobs, splits = prepare_folds(estimator, X, y, cv, scoring, n_jobs)
     tasks = [(estimator, X, y, train, test, scorer, {}) for train, test in splits]
     with ProgressBar(len(tasks), "cross_validate", enabled=verbose) as progress:
         outcomes = parallel_map(fit_and_score, tasks, n_jobs, progress)

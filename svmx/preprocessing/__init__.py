@@ -1,9 +1,13 @@
 """Preprocessing for SVMs: reproducible splits, labels, scaling and encoding.
 
 Everything here is plain numpy. Splits return row indices so that parallel
-arrays stay aligned, and all randomness comes from an explicitly seeded
-:class:`SplitMix64` generator, so results are identical on every platform.
+arrays stay aligned, and all randomness comes from a :class:`SplitMix64`
+generator, so an int seed gives the same split on every platform. A split's
+``seed`` accepts what every svmx ``random_state`` accepts: None, an int, a
+numpy Generator or RandomState, or a SplitMix64.
 """
+
+from svmx._random import SplitMix64
 
 from ._discretizer import SupervisedDiscretizer
 from ._labels import class_counts, label_encode
@@ -16,7 +20,6 @@ from ._scaling import (
     min_max_scale,
     standardize,
 )
-from ._splitmix import SplitMix64
 from ._splits import k_fold_indices, shuffled_indices, stratified_split, train_test_split
 
 __all__ = [

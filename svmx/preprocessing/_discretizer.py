@@ -15,8 +15,14 @@ import math
 import numpy as np
 import numpy.typing as npt
 
-from ._checks import check_int, check_labels, check_matrix, check_n_features
-from ._params import ParamsMixin
+from svmx._estimator import BaseEstimator, TransformerMixin
+from svmx._validation import (
+    check_fitted,
+    check_int,
+    check_labels,
+    check_matrix,
+    check_n_features,
+)
 
 __all__ = ["SupervisedDiscretizer"]
 
@@ -125,7 +131,7 @@ def _column_cuts(
     return np.array(sorted(splitter.cut_value(p) for p in positions), dtype=np.float64)
 
 
-class SupervisedDiscretizer(ParamsMixin):
+class SupervisedDiscretizer(TransformerMixin, BaseEstimator):
     """Bin continuous columns at the values where the class labels change.
 
     Parameters
@@ -191,6 +197,9 @@ class SupervisedDiscretizer(ParamsMixin):
         self.max_bins = max_bins
         self.min_samples_bin = min_samples_bin
         self.encode = encode
+
+    def _svmx_tags(self) -> dict[str, bool]:
+        return {"requires_y": True}
 
     def _check_params(self) -> None:
         if self.criterion not in _CRITERIA:
@@ -261,9 +270,9 @@ class SupervisedDiscretizer(ParamsMixin):
             ``encode='ordinal'``; of shape (n_samples, n_bins_.sum()) and
             dtype float64 for ``encode='onehot'``.
         """
-        self._check_fitted("cuts_")
+        check_fitted(self, "cuts_")
         X = check_matrix(X)
-        check_n_features(X, self.n_features_in_)
+        check_n_features(X, self.n_features_in_, owner=type(self).__name__)
         if np.isnan(X).any():
             raise ValueError("X must not contain NaN")
         bins = self._bins(X)
@@ -273,20 +282,6 @@ class SupervisedDiscretizer(ParamsMixin):
         encoded = np.zeros((X.shape[0], int(self.n_bins_.sum())))
         encoded[np.arange(X.shape[0])[:, None], bins + offsets] = 1.0
         return encoded
-
-    def fit_transform(self, X: npt.ArrayLike, y: npt.ArrayLike) -> np.ndarray:
-        """Fit to ``X`` and ``y``, then transform ``X``.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-        y : array-like of shape (n_samples,)
-
-        Returns
-        -------
-        ndarray
-        """
-        return self.fit(X, y).transform(X)
 
     def rules(self, feature_names: list[str] | None = None) -> list[str]:
         """Describe every bin as ``lower <= x < upper -> majority label (shares)``.
@@ -303,7 +298,7 @@ class SupervisedDiscretizer(ParamsMixin):
             most frequent training label in the bin (the first in sorted
             order on a tie), followed by each label's share of the bin.
         """
-        self._check_fitted("cuts_")
+        check_fitted(self, "cuts_")
         if feature_names is None:
             feature_names = [f"x{j}" for j in range(self.n_features_in_)]
         if len(feature_names) != self.n_features_in_:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from ._checks import check_labels
+from svmx._validation import check_labels
 
 __all__ = ["class_counts", "label_encode"]
 

@@ -15,7 +15,8 @@ import numpy as np
 import numpy.typing as npt
 import scipy.sparse as sp
 
-from ._params import ParamsMixin
+from svmx._estimator import BaseEstimator, TransformerMixin
+from svmx._validation import check_fitted
 
 __all__ = ["OneHotEncoder", "one_hot_encode"]
 
@@ -55,7 +56,7 @@ def _level_indices(levels: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, 
     return index, np.asarray(found, dtype=bool)
 
 
-class OneHotEncoder(ParamsMixin):
+class OneHotEncoder(TransformerMixin, BaseEstimator):
     """Encode categorical columns as one-hot indicator columns.
 
     Parameters
@@ -189,7 +190,7 @@ class OneHotEncoder(ParamsMixin):
         -------
         ndarray or csr_matrix of shape (n_samples, n_features_out_)
         """
-        self._check_fitted("categories_")
+        check_fitted(self, "categories_")
         self._check_handle_unknown()
         X = _check_categorical(X)
         if X.shape[1] != self.n_features_in_:
@@ -207,20 +208,6 @@ class OneHotEncoder(ParamsMixin):
         dense[rows, columns] = 1
         return dense
 
-    def fit_transform(self, X: npt.ArrayLike, y: object = None) -> np.ndarray | sp.csr_matrix:
-        """Fit to ``X``, then encode it.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-        y : ignored
-
-        Returns
-        -------
-        ndarray or csr_matrix of shape (n_samples, n_features_out_)
-        """
-        return self.fit(X).transform(X)
-
     def inverse_transform(self, X: npt.ArrayLike | sp.spmatrix) -> np.ndarray:
         """Decode indicator columns back to levels.
 
@@ -237,7 +224,7 @@ class OneHotEncoder(ParamsMixin):
             Of the levels' common dtype, or ``object`` if they differ or a
             ``None`` occurs.
         """
-        self._check_fitted("categories_")
+        check_fitted(self, "categories_")
         dense = X.toarray() if sp.issparse(X) else np.asarray(X)
         if dense.ndim != 2 or dense.shape[1] != self.n_features_out_:
             raise ValueError(
@@ -266,7 +253,7 @@ class OneHotEncoder(ParamsMixin):
         -------
         ndarray of str of shape (n_features_out_,)
         """
-        self._check_fitted("categories_")
+        check_fitted(self, "categories_")
         names = _column_names(input_features, self.n_features_in_, "input_features")
         return np.array(
             [

@@ -13,8 +13,8 @@ from typing import NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from ._checks import check_matrix, check_n_features
-from ._params import ParamsMixin
+from svmx._estimator import BaseEstimator, TransformerMixin
+from svmx._validation import check_fitted, check_matrix, check_n_features
 
 __all__ = [
     "MinMaxScaler",
@@ -100,10 +100,12 @@ def _min_max_scaler(X: np.ndarray, feature_range: tuple[float, float]) -> Scaler
     return Scaler(center=center, scale=scale)
 
 
-def _replay(X: np.ndarray, scaler: Scaler, inverse: bool = False) -> np.ndarray:
+def _replay(
+    X: np.ndarray, scaler: Scaler, inverse: bool = False, owner: str = "the scaler"
+) -> np.ndarray:
     center = np.asarray(scaler.center, dtype=np.float64)
     scale = np.asarray(scaler.scale, dtype=np.float64)
-    check_n_features(X, center.shape[0])
+    check_n_features(X, center.shape[0], owner=owner)
     mapped = X * scale + center if inverse else (X - center) / scale
     return np.where(np.isfinite(X), mapped, X)
 
@@ -194,7 +196,7 @@ def min_max_scale(
     return _replay(X, scaler), scaler
 
 
-class _ScalerEstimator(ParamsMixin):
+class _ScalerEstimator(TransformerMixin, BaseEstimator):
     """Shared fit/transform plumbing; subclasses choose how to fit the Scaler."""
 
     def _fit_scaler(self, X: np.ndarray) -> Scaler:
@@ -230,22 +232,8 @@ class _ScalerEstimator(ParamsMixin):
         -------
         ndarray of shape (n_samples, n_features)
         """
-        self._check_fitted("scaler_")
-        return _replay(check_matrix(X), self.scaler_)
-
-    def fit_transform(self, X: npt.ArrayLike, y: object = None) -> np.ndarray:
-        """Fit to ``X``, then scale it.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-        y : ignored
-
-        Returns
-        -------
-        ndarray of shape (n_samples, n_features)
-        """
-        return self.fit(X).transform(X)
+        check_fitted(self, "scaler_")
+        return _replay(check_matrix(X), self.scaler_, owner=type(self).__name__)
 
     def inverse_transform(self, X: npt.ArrayLike) -> np.ndarray:
         """Undo the scaling: ``x * scale + center``.
@@ -259,8 +247,8 @@ class _ScalerEstimator(ParamsMixin):
         -------
         ndarray of shape (n_samples, n_features)
         """
-        self._check_fitted("scaler_")
-        return _replay(check_matrix(X), self.scaler_, inverse=True)
+        check_fitted(self, "scaler_")
+        return _replay(check_matrix(X), self.scaler_, inverse=True, owner=type(self).__name__)
 
 
 class StandardScaler(_ScalerEstimator):

@@ -2,17 +2,20 @@
 
 Every helper returns row indices rather than sliced arrays, so any number of
 parallel arrays (features, labels, weights, ids) can be cut the same way.
-Randomness comes only from :class:`~svmx.preprocessing.SplitMix64`, seeded
-explicitly, so a seed gives the same split on every platform.
+Randomness comes only from :class:`~svmx.preprocessing.SplitMix64`, so an
+int seed gives the same split on every platform; ``seed`` accepts what every
+svmx ``random_state`` accepts (see :func:`svmx._random.splitmix_generator`).
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import numpy.typing as npt
 
-from ._checks import as_generator, check_int, check_labels, check_ratio
-from ._splitmix import SplitMix64
+from svmx._random import splitmix_generator
+from svmx._validation import check_int, check_labels, check_ratio
 
 __all__ = ["k_fold_indices", "shuffled_indices", "stratified_split", "train_test_split"]
 
@@ -25,15 +28,18 @@ def _test_size(n_samples: int, test_ratio: float) -> int:
     return n_test
 
 
-def shuffled_indices(n_samples: int, seed: int | SplitMix64) -> np.ndarray:
+def shuffled_indices(n_samples: int, seed: Any) -> np.ndarray:
     """Return a reproducible random permutation of ``range(n_samples)``.
 
     Parameters
     ----------
     n_samples : int
         Number of rows, at least 1.
-    seed : int or SplitMix64
-        Seed of the generator, or a generator to draw from (it is advanced).
+    seed : None, int, numpy Generator or RandomState, or SplitMix64
+        An int seeds a :class:`SplitMix64`; a SplitMix64 is drawn from (it
+        is advanced); a numpy generator seeds one with a single draw; None
+        uses fresh entropy (not reproducible). See
+        :func:`svmx._random.splitmix_generator`.
 
     Returns
     -------
@@ -46,11 +52,11 @@ def shuffled_indices(n_samples: int, seed: int | SplitMix64) -> np.ndarray:
     [4, 2, 5, 3, 0, 1]
     """
     n_samples = check_int(n_samples, "n_samples", minimum=1)
-    return as_generator(seed).permutation(n_samples)
+    return splitmix_generator(seed, "seed").permutation(n_samples)
 
 
 def train_test_split(
-    n_samples: int, test_ratio: float, seed: int | SplitMix64
+    n_samples: int, test_ratio: float, seed: Any
 ) -> tuple[np.ndarray, np.ndarray]:
     """Split ``range(n_samples)`` into shuffled training and test indices.
 
@@ -64,8 +70,8 @@ def train_test_split(
         Number of rows, at least 1.
     test_ratio : float
         Fraction of rows for the test side, in [0, 1].
-    seed : int or SplitMix64
-        Seed of the generator, or a generator to draw from.
+    seed : None, int, numpy Generator or RandomState, or SplitMix64
+        As for :func:`shuffled_indices`.
 
     Returns
     -------
@@ -88,13 +94,13 @@ def train_test_split(
     """
     n_samples = check_int(n_samples, "n_samples", minimum=1)
     test_ratio = check_ratio(test_ratio, "test_ratio")
-    order = as_generator(seed).permutation(n_samples)
+    order = splitmix_generator(seed, "seed").permutation(n_samples)
     n_test = _test_size(n_samples, test_ratio)
     return order[n_test:], order[:n_test]
 
 
 def stratified_split(
-    labels: npt.ArrayLike, test_ratio: float, seed: int | SplitMix64
+    labels: npt.ArrayLike, test_ratio: float, seed: Any
 ) -> tuple[np.ndarray, np.ndarray]:
     """Split row indices so that each class keeps its proportion on both sides.
 
@@ -109,8 +115,8 @@ def stratified_split(
         Class label of each row.
     test_ratio : float
         Fraction of each class for the test side, in [0, 1].
-    seed : int or SplitMix64
-        Seed of the generator, or a generator to draw from.
+    seed : None, int, numpy Generator or RandomState, or SplitMix64
+        As for :func:`shuffled_indices`.
 
     Returns
     -------
@@ -134,7 +140,7 @@ def stratified_split(
     """
     labels = check_labels(labels)
     test_ratio = check_ratio(test_ratio, "test_ratio")
-    generator = as_generator(seed)
+    generator = splitmix_generator(seed, "seed")
     _, codes, counts = np.unique(labels, return_inverse=True, return_counts=True)
     if counts.max() < 2:
         raise ValueError("labels: every class has a single member, so no row can be held out")
@@ -159,7 +165,7 @@ def stratified_split(
 
 
 def k_fold_indices(
-    n_samples: int, k: int, seed: int | SplitMix64 | None
+    n_samples: int, k: int, seed: Any
 ) -> list[tuple[np.ndarray, np.ndarray]]:
     """Split ``range(n_samples)`` into ``k`` folds for cross-validation.
 
@@ -173,8 +179,9 @@ def k_fold_indices(
         Number of rows, at least 1.
     k : int
         Number of folds, ``2 <= k <= n_samples``.
-    seed : int, SplitMix64 or None
-        Seed of the generator, a generator, or None to keep the row order.
+    seed : None, int, numpy Generator or RandomState, or SplitMix64
+        None keeps the row order (no shuffle); anything else shuffles the
+        rows first, as described for :func:`shuffled_indices`.
 
     Returns
     -------
@@ -197,7 +204,7 @@ def k_fold_indices(
     if seed is None:
         order = np.arange(n_samples, dtype=np.int64)
     else:
-        order = as_generator(seed).permutation(n_samples)
+        order = splitmix_generator(seed, "seed").permutation(n_samples)
     fold_of_position = np.repeat(np.arange(k), _fold_sizes(n_samples, k))
     fold_of_row = np.empty(n_samples, dtype=np.int64)
     fold_of_row[order] = fold_of_position

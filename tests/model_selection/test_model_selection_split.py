@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 from sklearn import model_selection as skms
 
 from svmx.model_selection import KFold, StratifiedKFold, check_cv
+from svmx.preprocessing import SplitMix64
 
 
 @pytest.mark.parametrize("n_samples, n_splits", [(10, 2), (11, 3), (7, 7), (100, 10)])
@@ -95,3 +96,67 @@ def test_check_cv():
 def test_bad_arguments_are_named(call, error, match):
     with pytest.raises(error, match=match):
         call()
+
+
+# Computed with the code before random_state accepted numpy generators: ints must keep them.
+def test_int_seeds_give_the_same_folds_as_before():
+    X = np.zeros((13, 1))
+    y = np.array([0, 1, 0, 1, 0, 1, 1, 0, 2, 2, 2, 0, 1])
+    kfold = [t.tolist() for _, t in KFold(4, shuffle=True, random_state=3).split(X)]
+    assert kfold == [[3, 5, 8, 10], [1, 2, 4], [0, 7, 11], [6, 9, 12]]
+    default = [t.tolist() for _, t in KFold(4, shuffle=True).split(X)]
+    assert default == [[3, 5, 6, 11], [7, 8, 10], [2, 4, 12], [0, 1, 9]]
+    cv = StratifiedKFold(3, shuffle=True, random_state=9)
+    stratified = [t.tolist() for _, t in cv.split(X, y)]
+    assert stratified == [[2, 3, 4, 9, 12], [1, 7, 8, 11], [0, 5, 6, 10]]
+    default = [t.tolist() for _, t in StratifiedKFold(3, shuffle=True).split(X, y)]
+    assert default == [[1, 4, 5, 10, 11], [0, 6, 7, 9], [2, 3, 8, 12]]
+
+
+def test_kfold_accepts_a_numpy_generator():
+    X = np.zeros((10, 1))
+    cv = KFold(3, shuffle=True, random_state=np.random.default_rng(0))
+    folds = [t.tolist() for _, t in cv.split(X)]
+    seed = int(np.random.default_rng(0).integers(0, 2**63))
+    assert folds == [t.tolist() for _, t in KFold(3, shuffle=True, random_state=seed).split(X)]
+
+
+RANDOM_STATE_KINDS = {
+    "int": lambda: 5,
+    "numpy-int": lambda: np.int32(5),
+    "splitmix": lambda: SplitMix64(5),
+    "generator": lambda: np.random.default_rng(5),
+    "randomstate": lambda: np.random.RandomState(5),
+}
+
+
+@pytest.mark.parametrize("splitter", [KFold, StratifiedKFold])
+@pytest.mark.parametrize("kind", RANDOM_STATE_KINDS)
+def test_every_random_state_kind_is_reproducible(splitter, kind):
+    X, y = np.zeros((12, 1)), np.repeat([0, 1, 2], 4)
+
+    def folds():
+        cv = splitter(3, shuffle=True, random_state=RANDOM_STATE_KINDS[kind]())
+        return [t.tolist() for _, t in cv.split(X, y)]
+
+    assert folds() == folds()
+
+
+@pytest.mark.parametrize("splitter", [KFold, StratifiedKFold])
+def test_a_generator_is_checked_without_drawing_and_drawn_at_each_split(splitter):
+    X, y = np.zeros((12, 1)), np.repeat([0, 1], 6)
+    rng = np.random.default_rng(1)
+    cv = splitter(3, shuffle=True, random_state=rng)
+    assert cv.random_state is rng and rng.integers(100) == np.random.default_rng(1).integers(100)
+    first = [t.tolist() for _, t in cv.split(X, y)]
+    second = [t.tolist() for _, t in cv.split(X, y)]
+    assert first != second  # as scikit-learn does for a RandomState instance
+
+
+@pytest.mark.parametrize("value", [True, 1.5, "0", [0]], ids=lambda v: type(v).__name__)
+def test_other_random_state_kinds_raise_naming_random_state(value):
+    pattern = rf"^random_state must be None, an int, .*; got {type(value).__name__}$"
+    with pytest.raises(TypeError, match=pattern):
+        KFold(2, shuffle=True, random_state=value)
+    with pytest.raises(TypeError, match=pattern):
+        StratifiedKFold(2, shuffle=True, random_state=value)

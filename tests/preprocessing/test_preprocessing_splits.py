@@ -147,3 +147,76 @@ def test_k_fold_without_seed_keeps_row_order():
 def test_bad_arguments_are_named(call, error, match):
     with pytest.raises(error, match=match):
         call()
+
+
+# Computed with the code before `seed` accepted numpy generators: int seeds must keep them.
+def test_int_seeds_give_the_same_splits_as_before():
+    assert shuffled_indices(10, 2024).tolist() == [9, 0, 6, 3, 4, 2, 5, 7, 8, 1]
+    assert shuffled_indices(10, np.int64(2024)).tolist() == [9, 0, 6, 3, 4, 2, 5, 7, 8, 1]
+    train, test = train_test_split(12, 0.25, 7)
+    assert train.tolist() == [1, 7, 4, 8, 2, 9, 6, 0, 3] and test.tolist() == [10, 11, 5]
+    train, test = stratified_split(np.array([0] * 5 + [1] * 4 + [2] * 3), 0.4, 11)
+    assert train.tolist() == [0, 3, 1, 9, 6, 11, 5] and test.tolist() == [4, 10, 8, 7, 2]
+    folds = k_fold_indices(11, 3, 5)
+    assert [v.tolist() for _, v in folds] == [[0, 2, 6, 10], [3, 5, 7, 9], [1, 4, 8]]
+
+
+SEED_KINDS = {
+    "int": lambda: 3,
+    "numpy-int": lambda: np.uint16(3),
+    "splitmix": lambda: SplitMix64(3),
+    "generator": lambda: np.random.default_rng(3),
+    "randomstate": lambda: np.random.RandomState(3),
+}
+LABELS = np.array(["a"] * 6 + ["b"] * 5 + ["c"] * 4)
+
+
+def every_split(make_seed):
+    return [
+        shuffled_indices(15, make_seed()).tolist(),
+        [s.tolist() for s in train_test_split(15, 0.3, make_seed())],
+        [s.tolist() for s in stratified_split(LABELS, 0.3, make_seed())],
+        [v.tolist() for _, v in k_fold_indices(15, 4, make_seed())],
+    ]
+
+
+@pytest.mark.parametrize("kind", SEED_KINDS)
+def test_every_seed_kind_is_reproducible(kind):
+    assert every_split(SEED_KINDS[kind]) == every_split(SEED_KINDS[kind])
+
+
+def test_numpy_generators_seed_splitmix_with_one_draw():
+    drawn = int(np.random.default_rng(3).integers(0, 2**63))
+    assert every_split(lambda: np.random.default_rng(3)) == every_split(lambda: drawn)
+    legacy = int(np.random.RandomState(3).randint(0, 2**63, dtype=np.int64))
+    assert every_split(lambda: np.random.RandomState(3)) == every_split(lambda: legacy)
+
+
+def test_a_numpy_generator_can_be_shared_between_calls():
+    rng = np.random.default_rng(5)
+    assert not np.array_equal(shuffled_indices(20, rng), shuffled_indices(20, rng))
+
+
+def test_none_seed_shuffles_with_fresh_entropy_except_in_k_fold():
+    train, test = train_test_split(30, 0.5, None)
+    assert sorted(train.tolist() + test.tolist()) == list(range(30))
+    orders = {tuple(shuffled_indices(30, None).tolist()) for _ in range(3)}
+    assert len(orders) > 1  # 3 equal permutations of 30 rows: probability ~ 1e-64
+    assert [v.tolist() for _, v in k_fold_indices(4, 2, None)] == [[0, 1], [2, 3]]
+
+
+@pytest.mark.parametrize("seed", [True, 1.5, "3", object()], ids=lambda v: type(v).__name__)
+@pytest.mark.parametrize(
+    "split",
+    [
+        lambda seed: shuffled_indices(4, seed),
+        lambda seed: train_test_split(4, 0.5, seed),
+        lambda seed: stratified_split([0, 0, 1, 1], 0.5, seed),
+        lambda seed: k_fold_indices(4, 2, seed),
+    ],
+    ids=["shuffled_indices", "train_test_split", "stratified_split", "k_fold_indices"],
+)
+def test_other_seed_kinds_raise_naming_seed(split, seed):
+    pattern = rf"^seed must be None, an int, .*; got {type(seed).__name__}$"
+    with pytest.raises(TypeError, match=pattern):
+        split(seed)

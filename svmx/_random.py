@@ -1,18 +1,32 @@
-"""SplitMix64: a tiny, portable pseudo-random generator for reproducible splits.
+"""Randomness in svmx: one meaning of ``random_state``, and a portable generator.
+
+Every ``random_state`` (and every ``seed`` of the preprocessing splits)
+accepts the same things: None, an int (numpy integers too, not bool), a
+:class:`numpy.random.Generator`, a :class:`numpy.random.RandomState` or a
+:class:`~svmx.preprocessing.SplitMix64`. Two functions turn such a value into
+the generator a component draws from:
+
+- :func:`numpy_generator` gives a :class:`numpy.random.Generator`, for code
+  built on numpy's generators (the probability cross-validation);
+- :func:`splitmix_generator` gives a :class:`SplitMix64`, for the row splits,
+  so that an int seed gives the same split on every platform.
 
 SplitMix64 (Steele, Lea and Flood, 2014) walks a 64-bit state by a fixed odd
 increment and scrambles it with two xor-shift-multiply rounds. It is fully
 specified by integer arithmetic modulo 2**64, so the same seed gives the same
-stream on every platform, numpy version and Python version.
+stream on every platform, numpy version and Python version. It is public as
+:class:`svmx.preprocessing.SplitMix64`; it lives here so that this module
+depends on numpy only and every part of svmx can import it.
 """
 
 from __future__ import annotations
 
 import numbers
+from typing import Any
 
 import numpy as np
 
-__all__ = ["SplitMix64"]
+__all__ = ["SplitMix64", "numpy_generator", "splitmix_generator", "validate_random_state"]
 
 _MASK64 = (1 << 64) - 1
 _GAMMA = 0x9E3779B97F4A7C15
@@ -232,3 +246,134 @@ class SplitMix64:
         indices = np.arange(n, dtype=np.int64)
         self.shuffle(indices)
         return indices
+
+
+def validate_random_state(random_state: Any, name: str = "random_state") -> None:
+    """Raise TypeError unless `random_state` is one of the accepted kinds; draw nothing.
+
+    Used where a value is checked long before it is used (a splitter's
+    ``__init__``), so that a generator passed in is not advanced by the check.
+
+    Examples
+    --------
+    >>> validate_random_state(3)
+    >>> validate_random_state(1.5, "seed")
+    Traceback (most recent call last):
+    ...
+    TypeError: seed must be None, an int, a numpy Generator or RandomState, or a SplitMix64; \
+got float
+    """
+    accepted = (SplitMix64, np.random.Generator, np.random.RandomState)
+    if random_state is None or isinstance(random_state, accepted):
+        return
+    if isinstance(random_state, numbers.Integral) and not isinstance(random_state, bool | np.bool_):
+        return
+    raise TypeError(
+        f"{name} must be None, an int, a numpy Generator or RandomState, or a SplitMix64; "
+        f"got {type(random_state).__name__}"
+    )
+
+
+def numpy_generator(random_state: Any, name: str = "random_state") -> np.random.Generator:
+    """Turn a ``random_state`` into a :class:`numpy.random.Generator`.
+
+    Parameters
+    ----------
+    random_state : None, int, numpy.random.Generator, numpy.random.RandomState or SplitMix64
+        - None: a generator seeded from fresh operating-system entropy
+          (``numpy.random.default_rng()``), so results are not reproducible;
+        - an int: ``numpy.random.default_rng(random_state)``;
+        - a Generator: returned as it is, so draws advance it;
+        - a RandomState: a generator seeded with
+          ``random_state.randint(0, 2**31 - 1)`` (the RandomState advances);
+        - a SplitMix64: a generator seeded with its next 64-bit output
+          (the SplitMix64 advances).
+    name : str, default="random_state"
+        The parameter's name, for the error message.
+
+    Returns
+    -------
+    numpy.random.Generator
+
+    Raises
+    ------
+    TypeError
+        If `random_state` is of none of these kinds (a bool or float, say).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> first = numpy_generator(7).integers(1000, size=3)
+    >>> bool((first == numpy_generator(7).integers(1000, size=3)).all())
+    True
+    >>> rng = np.random.default_rng(0)
+    >>> numpy_generator(rng) is rng
+    True
+    >>> int(numpy_generator(SplitMix64(5)).integers(1000)) == int(
+    ...     np.random.default_rng(SplitMix64(5).next_uint64()).integers(1000))
+    True
+    """
+    validate_random_state(random_state, name)
+    if isinstance(random_state, np.random.Generator):
+        return random_state
+    if isinstance(random_state, np.random.RandomState):
+        return np.random.default_rng(random_state.randint(0, 2**31 - 1))
+    if isinstance(random_state, SplitMix64):
+        return np.random.default_rng(random_state.next_uint64())
+    return np.random.default_rng(None if random_state is None else int(random_state))
+
+
+def splitmix_generator(random_state: Any, name: str = "random_state") -> SplitMix64:
+    """Turn a ``random_state`` (or a split's ``seed``) into a :class:`SplitMix64`.
+
+    An int gives ``SplitMix64(random_state)``, so an int seed gives the same
+    stream, and the same splits, on every platform.
+
+    Parameters
+    ----------
+    random_state : None, int, numpy.random.Generator, numpy.random.RandomState or SplitMix64
+        - None: a SplitMix64 seeded from fresh operating-system entropy
+          (``numpy.random.SeedSequence().entropy``), so results are not
+          reproducible (components that document another meaning of None,
+          such as :class:`~svmx.model_selection.KFold`'s seed 0, handle None
+          themselves);
+        - an int: ``SplitMix64(random_state)`` (reduced modulo 2**64);
+        - a SplitMix64: returned as it is, so draws advance it;
+        - a Generator: ``SplitMix64(int(random_state.integers(0, 2**63)))``,
+          one draw from the Generator;
+        - a RandomState: ``SplitMix64(int(random_state.randint(0, 2**63,
+          dtype=numpy.int64)))``, one draw from the RandomState.
+    name : str, default="random_state"
+        The parameter's name, for the error message.
+
+    Returns
+    -------
+    SplitMix64
+
+    Raises
+    ------
+    TypeError
+        If `random_state` is of none of these kinds (a bool or float, say).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> splitmix_generator(7).permutation(5).tolist()
+    [4, 1, 3, 0, 2]
+    >>> rng = SplitMix64(7)
+    >>> splitmix_generator(rng) is rng
+    True
+    >>> seed = int(np.random.default_rng(0).integers(0, 2**63))
+    >>> splitmix_generator(np.random.default_rng(0)).state == SplitMix64(seed).state
+    True
+    """
+    validate_random_state(random_state, name)
+    if isinstance(random_state, SplitMix64):
+        return random_state
+    if isinstance(random_state, np.random.Generator):
+        return SplitMix64(int(random_state.integers(0, 2**63)))
+    if isinstance(random_state, np.random.RandomState):
+        return SplitMix64(int(random_state.randint(0, 2**63, dtype=np.int64)))
+    if random_state is None:
+        return SplitMix64(int(np.random.SeedSequence().entropy))
+    return SplitMix64(int(random_state))
