@@ -27,27 +27,13 @@ import numpy as np
 
 from svmx import _libsvm
 from svmx._layout import ovo_pairs
+from svmx._random import numpy_generator
 from svmx._specs import KernelSpec, Problem, SolveSpec
 from svmx._training import NonFiniteSolution, pair_problem, solve_problem
 
-__all__ = ["N_FOLDS", "coupled_probabilities", "fit_pairwise_sigmoids", "make_generator"]
+__all__ = ["N_FOLDS", "coupled_probabilities", "fit_pairwise_sigmoids"]
 
 N_FOLDS = 5
-
-
-def make_generator(random_state: Any) -> np.random.Generator:
-    """A numpy Generator from None, an int, a Generator or a RandomState.
-
-    Examples
-    --------
-    >>> int(make_generator(0).integers(10)) == int(make_generator(0).integers(10))
-    True
-    """
-    if isinstance(random_state, np.random.Generator):
-        return random_state
-    if isinstance(random_state, np.random.RandomState):
-        return np.random.default_rng(random_state.randint(0, 2**31 - 1))
-    return np.random.default_rng(random_state)
 
 
 def _held_out_decisions(
@@ -103,7 +89,7 @@ def fit_pairwise_sigmoids(
     ``matrix`` is what the pairs were trained on (the Gram matrix when
     ``kernel`` is precomputed); ``template`` the formulation every pair shares.
     """
-    generator = make_generator(random_state)
+    generator = numpy_generator(random_state)
     pairs = ovo_pairs(len(class_rows))
     prob_a = np.empty(len(pairs), dtype=np.float64)
     prob_b = np.empty(len(pairs), dtype=np.float64)

@@ -15,6 +15,7 @@ import numpy as np
 from svmx._base import COMMON_CONSTRAINTS
 from svmx._classifier import CLASSIFIER_CONSTRAINTS, BaseSVC
 from svmx._estimator import OutlierMixin, RegressorMixin
+from svmx._random import validate_random_state
 from svmx._single import BaseSingleProblem
 from svmx._specs import Problem
 from svmx._validation import Interval, Kind
@@ -23,9 +24,20 @@ __all__ = ["SVC", "NuSVC", "OneClassSVM", "SVR", "NuSVR"]
 
 POSITIVE = Interval("real", 0, None, closed="neither")
 NU = Interval("real", 0, 1, closed="right")
+
+
+def _is_random_state(value: Any) -> bool:
+    try:
+        validate_random_state(value)
+    except TypeError:
+        return False
+    return True
+
+
+# What every random_state in svmx accepts (svmx._random).
 RANDOM_STATE = Kind(
-    "None, an int or a numpy.random.Generator / RandomState",
-    types=(int, np.integer, np.random.Generator, np.random.RandomState, type(None)),
+    "None, an int, a numpy.random.Generator / RandomState or a SplitMix64",
+    predicate=_is_random_state,
 )
 
 _KERNEL_DOC = """\
@@ -83,8 +95,9 @@ class SVC(BaseSVC):
     break_ties : bool, default=False
         With 'ovr' and more than two classes, predict by the argmax of the
         decision values instead of the one-vs-one vote.
-    random_state : int, Generator or None, default=None
-        Seeds the shuffling of the probability cross-validation.
+    random_state : None, int, Generator, RandomState or SplitMix64, default=None
+        Seeds the shuffling of the probability cross-validation (None: fresh
+        entropy each fit).
 
     Attributes
     ----------

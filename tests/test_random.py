@@ -5,7 +5,6 @@ import pickle
 import numpy as np
 import pytest
 
-from svmx._probability import make_generator
 from svmx._random import SplitMix64, numpy_generator, splitmix_generator, validate_random_state
 from svmx.preprocessing import SplitMix64 as PublicSplitMix64
 
@@ -36,17 +35,13 @@ def test_other_kinds_raise_a_type_error_naming_the_parameter(function, value):
 
 
 @pytest.mark.parametrize("seed", [0, 7, 2**31 - 2, np.int64(12), np.uint32(5)])
-def test_numpy_generator_matches_make_generator_for_ints(seed):
-    assert draws(numpy_generator(seed)) == draws(make_generator(seed))
+def test_numpy_generator_of_an_int_is_default_rng(seed):
     assert draws(numpy_generator(seed)) == draws(np.random.default_rng(int(seed)))
 
 
-def test_numpy_generator_matches_make_generator_for_instances():
+def test_numpy_generator_of_instances():
     rng = np.random.default_rng(3)
-    assert numpy_generator(rng) is rng and make_generator(rng) is rng
-    ours = numpy_generator(np.random.RandomState(4))
-    theirs = make_generator(np.random.RandomState(4))
-    assert draws(ours) == draws(theirs)
+    assert numpy_generator(rng) is rng
     expected = np.random.default_rng(np.random.RandomState(4).randint(0, 2**31 - 1))
     assert draws(numpy_generator(np.random.RandomState(4))) == draws(expected)
 
@@ -94,3 +89,28 @@ def test_validate_random_state_draws_nothing():
     assert draws(rng) == draws(np.random.default_rng(0))
     assert legacy.randint(1000) == np.random.RandomState(0).randint(1000)
     assert splitmix.state == 0
+
+
+@pytest.mark.parametrize("make", [
+    lambda: 7, lambda: np.int64(7), lambda: np.random.default_rng(7),
+    lambda: np.random.RandomState(7), lambda: SplitMix64(7),
+])
+def test_svc_probability_accepts_every_random_state_kind_reproducibly(make):
+    from svmx import SVC
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(60, 2))
+    y = (X[:, 0] + 0.5 * rng.normal(size=60) > 0).astype(int)
+    first = SVC(probability=True, random_state=make()).fit(X, y)
+    second = SVC(probability=True, random_state=make()).fit(X, y)
+    assert first.probA_.tolist() == second.probA_.tolist()
+    assert first.probB_.tolist() == second.probB_.tolist()
+
+
+@pytest.mark.parametrize("bad", [True, 1.5, "3"])
+def test_svc_refuses_what_random_state_never_accepts(bad):
+    from svmx import SVC
+    from svmx.exceptions import InvalidParameterError
+
+    with pytest.raises(InvalidParameterError, match="random_state"):
+        SVC(probability=True, random_state=bad).fit([[0.0], [1.0], [2.0], [3.0]], [0, 0, 1, 1])
