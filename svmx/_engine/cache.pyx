@@ -3,6 +3,14 @@
 
 from libc.stdlib cimport calloc, free, malloc, realloc
 
+import numpy as np
+
+
+cdef int check_index(Py_ssize_t index, int l, str name) except -1:
+    if not 0 <= index < l:
+        raise IndexError(f"{name} {index} is out of range for {l} columns")
+    return 0
+
 
 cdef class KernelCache:
     """Cache for the columns of an `l` x `l` matrix.
@@ -87,7 +95,11 @@ cdef class KernelCache:
             self.free_floats -= missing
             self.column_length[index] = length
             start = cached
-        self.append(index)
+        if self.column_length[index]:
+            # Only non-empty columns are linked: a zero-length request for an
+            # uncached column must not put it in the list (a second one would
+            # link it twice and make the list cyclic).
+            self.append(index)
         data[0] = self.column_data[index]
         return start
 
@@ -126,3 +138,199 @@ cdef class KernelCache:
                     # The column covers i but not j: it cannot be kept consistent.
                     self.evict(node)
             node = following
+
+    # Python-visible inspection surface, for tests and debugging. Each method
+    # checks its arguments and then calls the C-level method above, so the
+    # behaviour observed from Python is the one the solver gets.
+
+    @property
+    def n_columns(self):
+        """int : Number of columns (and rows) `l` of the cached matrix."""
+        return self.l
+
+    @property
+    def free_floats(self):
+        """int : Unused budget, in float32 entries (4 bytes each).
+
+        Starts at ``size_bytes / 4`` minus the per-column bookkeeping (at least
+        ``2 * l``), falls by the length added to a column and rises by the
+        length of each evicted column.
+        """
+        return self.free_floats
+
+    def request(self, Py_ssize_t index, Py_ssize_t length):
+        """Ask for the first `length` entries of column `index` (``get_data``).
+
+        The column becomes the most recently used. If it held fewer than
+        `length` entries it is grown, evicting least recently used columns
+        while the budget is short; the new entries are left for the caller to
+        write (see `fill`).
+
+        Parameters
+        ----------
+        index : int
+            Column, ``0 <= index < n_columns``.
+        length : int
+            Entries wanted, ``0 <= length <= n_columns``.
+
+        Returns
+        -------
+        start : int
+            The first entry that was not cached yet: entries ``[start, length)``
+            must be computed. Equal to `length` when nothing is missing.
+
+        Raises
+        ------
+        MemoryError
+            If the column could not be grown.
+
+        Examples
+        --------
+        >>> from svmx._engine.cache import KernelCache
+        >>> cache = KernelCache(4, 1024)
+        >>> cache.request(2, 3)
+        0
+        >>> cache.request(2, 4), cache.request(2, 1)
+        (3, 1)
+        """
+        cdef float* data = NULL
+        cdef int start
+        check_index(index, self.l, "index")
+        if not 0 <= length <= self.l:
+            raise ValueError(f"length {length} is out of range for {self.l} columns")
+        start = self.get_data(<int> index, &data, <int> length)
+        if start < 0:
+            raise MemoryError("could not grow the cached column")
+        return start
+
+    def fill(self, Py_ssize_t index, values, Py_ssize_t start=0):
+        """Write `values` into entries ``[start, start + len(values))`` of column `index`.
+
+        The entries must already be cached (see `request`); the LRU order does
+        not change.
+
+        Parameters
+        ----------
+        index : int
+        values : array_like of float, 1-D
+            Stored as float32.
+        start : int, default=0
+
+        Examples
+        --------
+        >>> from svmx._engine.cache import KernelCache
+        >>> cache = KernelCache(3, 1024)
+        >>> cache.request(0, 2)
+        0
+        >>> cache.fill(0, [1.5, -2.0])
+        >>> cache.column(0).tolist()
+        [1.5, -2.0]
+        """
+        cdef const float[::1] source = np.ascontiguousarray(values, dtype=np.float32).ravel()
+        cdef Py_ssize_t t, n = source.shape[0]
+        check_index(index, self.l, "index")
+        if start < 0 or start + n > self.column_length[index]:
+            raise ValueError(f"entries [{start}, {start + n}) of column {index} are not "
+                             f"cached (it holds {self.column_length[index]})")
+        for t in range(n):
+            self.column_data[index][start + t] = source[t]
+
+    def column(self, Py_ssize_t index):
+        """A copy of the cached prefix of column `index` (the LRU order does not change).
+
+        Returns
+        -------
+        values : ndarray of shape (cached_length(index),), float32
+
+        Examples
+        --------
+        >>> from svmx._engine.cache import KernelCache
+        >>> cache = KernelCache(3, 1024)
+        >>> cache.column(1).shape
+        (0,)
+        """
+        cdef Py_ssize_t t, n
+        check_index(index, self.l, "index")
+        n = self.column_length[index]
+        out = np.empty(n, dtype=np.float32)
+        cdef float[::1] view = out
+        for t in range(n):
+            view[t] = self.column_data[index][t]
+        return out
+
+    def cached_length(self, Py_ssize_t index):
+        """Number of leading entries of column `index` held in the cache (0: not cached).
+
+        Examples
+        --------
+        >>> from svmx._engine.cache import KernelCache
+        >>> cache = KernelCache(3, 1024)
+        >>> _ = cache.request(1, 2)
+        >>> cache.cached_length(1), cache.cached_length(0)
+        (2, 0)
+        """
+        check_index(index, self.l, "index")
+        return self.column_length[index]
+
+    def lru_order(self):
+        """The cached columns from least to most recently used.
+
+        Walks the linked list and checks it on the way: every node's
+        backward link must point at the node before it, and the walk must
+        end within `n_columns` steps.
+
+        Returns
+        -------
+        order : list of int
+            The first column is the next to be evicted.
+
+        Raises
+        ------
+        RuntimeError
+            If the list is inconsistent.
+
+        Examples
+        --------
+        >>> from svmx._engine.cache import KernelCache
+        >>> cache = KernelCache(4, 1024)
+        >>> for index in (3, 0, 3):
+        ...     _ = cache.request(index, 4)
+        >>> cache.lru_order()
+        [0, 3]
+        """
+        cdef int sentinel = self.l
+        cdef int previous = sentinel, node = self.lru_next[sentinel]
+        order = []
+        while node != sentinel:
+            if len(order) >= self.l or not 0 <= node < self.l:
+                raise RuntimeError("the LRU list does not return to its sentinel")
+            if self.lru_prev[node] != previous:
+                raise RuntimeError(f"the LRU list's backward link at column {node} is broken")
+            order.append(node)
+            previous = node
+            node = self.lru_next[node]
+        if self.lru_prev[sentinel] != previous:
+            raise RuntimeError("the LRU list's backward link at the sentinel is broken")
+        return order
+
+    def swap(self, Py_ssize_t i, Py_ssize_t j):
+        """Swap rows and columns `i` and `j` of the cached matrix (``swap_index``).
+
+        Cached columns i and j trade places (both become the most recently
+        used, j last); in every cached column entries i and j trade places,
+        and a column that covers the smaller index but not the larger is
+        evicted.
+
+        Examples
+        --------
+        >>> from svmx._engine.cache import KernelCache
+        >>> cache = KernelCache(3, 1024)
+        >>> _ = cache.request(0, 3)
+        >>> cache.fill(0, [10.0, 11.0, 12.0])
+        >>> cache.swap(0, 2)
+        >>> cache.column(2).tolist(), cache.cached_length(0)
+        ([12.0, 11.0, 10.0], 0)
+        """
+        check_index(i, self.l, "i")
+        check_index(j, self.l, "j")
+        self.swap_index(<int> i, <int> j)

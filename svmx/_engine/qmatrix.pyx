@@ -16,6 +16,102 @@ cdef class QMatrix:
     cdef void swap_index(self, int i, int j) noexcept nogil:
         pass
 
+    # Python-visible inspection surface, for tests and debugging: thin wrappers
+    # over get_Q, QD and swap_index with their arguments checked.
+
+    @property
+    def n_variables(self):
+        """int : Number of dual variables, the order of Q (2l for SVR, 0 for this base)."""
+        return self.QD.shape[0]
+
+    def column(self, Py_ssize_t i, length=None):
+        """A copy of the first `length` entries of column `i` (``get_Q``).
+
+        Goes through the kernel cache exactly as the solver does: the column
+        becomes the most recently used and only its uncached part is computed.
+
+        Parameters
+        ----------
+        i : int
+            Column, ``0 <= i < n_variables``.
+        length : int, default=None
+            Entries wanted, ``0 <= length <= n_variables``; None means all.
+
+        Returns
+        -------
+        values : ndarray of shape (length,), float32
+
+        Raises
+        ------
+        MemoryError
+            If the cache could not hold the column.
+
+        Examples
+        --------
+        >>> from svmx._engine.kernel import DenseRows, Kernel
+        >>> from svmx._engine.qmatrix import SvcQ
+        >>> X = np.array([[1.0, 0.0], [0.0, 2.0], [1.0, 1.0]])
+        >>> y = np.array([1, -1, 1], dtype=np.int8)
+        >>> Q = SvcQ(Kernel(DenseRows(X.copy()), 0, 3, 1.0, 0.0), y, 1e6)
+        >>> Q.column(2).tolist(), Q.column(2, 2).tolist()
+        ([1.0, -2.0, 2.0], [1.0, -2.0])
+        """
+        cdef Py_ssize_t t, n = self.QD.shape[0]
+        cdef Py_ssize_t wanted = n if length is None else length
+        cdef const float* data
+        if not 0 <= i < n:
+            raise IndexError(f"column {i} is out of range for {n} variables")
+        if not 0 <= wanted <= n:
+            raise ValueError(f"length {wanted} is out of range for {n} variables")
+        data = self.get_Q(<int> i, <int> wanted)
+        if data == NULL and wanted > 0:
+            raise MemoryError("the kernel cache could not hold the column")
+        out = np.empty(wanted, dtype=np.float32)
+        cdef float[::1] view = out
+        for t in range(wanted):
+            view[t] = data[t]
+        return out
+
+    def diagonal(self):
+        """A copy of the diagonal ``QD`` (float64, not rounded to float32).
+
+        Returns
+        -------
+        QD : ndarray of shape (n_variables,), float64
+
+        Examples
+        --------
+        >>> from svmx._engine.kernel import DenseRows, Kernel
+        >>> from svmx._engine.qmatrix import SvrQ
+        >>> X = np.array([[1.0, 2.0], [0.5, 0.0]])
+        >>> SvrQ(Kernel(DenseRows(X.copy()), 0, 3, 1.0, 0.0), 1e6).diagonal().tolist()
+        [5.0, 0.25, 5.0, 0.25]
+        """
+        cdef Py_ssize_t t, n = self.QD.shape[0]
+        out = np.empty(n, dtype=np.float64)
+        cdef double[::1] view = out
+        for t in range(n):
+            view[t] = self.QD[t]
+        return out
+
+    def swap(self, Py_ssize_t i, Py_ssize_t j):
+        """Swap variables `i` and `j`: rows and columns of Q and of QD (``swap_index``).
+
+        Examples
+        --------
+        >>> from svmx._engine.kernel import DenseRows, Kernel
+        >>> from svmx._engine.qmatrix import OneClassQ
+        >>> X = np.array([[1.0], [2.0], [3.0]])
+        >>> Q = OneClassQ(Kernel(DenseRows(X.copy()), 0, 3, 1.0, 0.0), 1e6)
+        >>> Q.swap(0, 2)
+        >>> Q.column(0).tolist(), Q.diagonal().tolist()
+        ([9.0, 6.0, 3.0], [9.0, 4.0, 1.0])
+        """
+        cdef Py_ssize_t n = self.QD.shape[0]
+        if not (0 <= i < n and 0 <= j < n):
+            raise IndexError(f"variables ({i}, {j}) are out of range for {n} variables")
+        self.swap_index(<int> i, <int> j)
+
 
 cdef inline void swap_double(double[::1] values, int i, int j) noexcept nogil:
     cdef double held = values[i]
@@ -64,6 +160,11 @@ cdef class SvcQ(QMatrix):
         self.y[j] = held
         swap_double(self.QD, i, j)
 
+    @property
+    def cache(self):
+        """KernelCache : The cache of kernel columns (read it; changing it desynchronises Q)."""
+        return self.cache
+
 
 cdef class OneClassQ(QMatrix):
     """Q matrix of the one-class SVM.
@@ -98,6 +199,11 @@ cdef class OneClassQ(QMatrix):
         self.cache.swap_index(i, j)
         self.kernel.swap(i, j)
         swap_double(self.QD, i, j)
+
+    @property
+    def cache(self):
+        """KernelCache : The cache of kernel columns (read it; changing it desynchronises Q)."""
+        return self.cache
 
 
 cdef class SvrQ(QMatrix):
@@ -158,3 +264,8 @@ cdef class SvrQ(QMatrix):
         self.index[i] = self.index[j]
         self.index[j] = held_index
         swap_double(self.QD, i, j)
+
+    @property
+    def cache(self):
+        """KernelCache : The cache of kernel columns (read it; changing it desynchronises Q)."""
+        return self.cache
