@@ -23,20 +23,13 @@ import numpy as np
 import scipy.sparse as sp
 
 from svmx._engine.block_solver cimport BlockSolver
-from svmx._engine.kernel cimport (
-    CsrRows,
-    DenseRows,
-    DenseRows32,
-    Kernel,
-    KernelParams,
-    Rows,
-    TiledRows,
-    kernel_block,
-    map_dot_products,
-)
+from svmx._engine.kernel cimport Kernel
+from svmx._engine.kernel_map cimport KernelParams, kernel_block, map_dot_products
 from svmx._engine.openmp cimport openmp_max_threads
 from svmx._engine.qmatrix cimport OneClassQ, QMatrix, SvcQ, SvrQ
+from svmx._engine.rows cimport CsrRows, DenseRows, DenseRows32, Rows, TiledRows
 from svmx._engine.solver cimport (
+    SOLVE_BLOCK_NOT_RESERVED,
     SOLVE_INTERRUPTED,
     SOLVE_OUT_OF_MEMORY,
     SolutionInfo,
@@ -171,6 +164,9 @@ cdef Solution solution_of(const SolutionInfo* info, coef, str solver):
         raise MemoryError("svmx: out of memory while training (try a smaller cache_size)")
     if info.status == SOLVE_INTERRUPTED:
         raise_pending_interrupt()
+    if info.status == SOLVE_BLOCK_NOT_RESERVED:
+        raise RuntimeError("svmx: the block solver's rows have no room for a block "
+                           "(reserve_block was not called); this is a bug in svmx")
     cdef Solution solution = Solution()
     solution.coef = coef
     solution.rho = info.rho

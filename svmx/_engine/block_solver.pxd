@@ -1,4 +1,5 @@
-from svmx._engine.kernel cimport KernelParams, Rows
+from svmx._engine.kernel_map cimport KernelParams
+from svmx._engine.rows cimport Rows
 from svmx._engine.solver cimport SolutionInfo
 
 

@@ -32,20 +32,22 @@ from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memset
 
 from svmx._engine.fastmath cimport row_dot_weights
-from svmx._engine.kernel cimport KernelParams, Rows
+from svmx._engine.kernel_map cimport KernelParams
+from svmx._engine.rows cimport BLOCK_NOT_RESERVED, BLOCK_OK, Rows
 from svmx._engine.solver cimport (
+    SOLVE_BLOCK_NOT_RESERVED,
     SOLVE_INTERRUPTED,
     SOLVE_MAX_ITER,
     SOLVE_OK,
     SOLVE_OUT_OF_MEMORY,
     SolutionInfo,
     rho_from_gradient,
+    second_order_gain,
     signals_pending,
     update_pair,
 )
 
 cdef double INF = float("inf")
-cdef double TAU = 1e-12
 
 
 cdef inline bint in_up(signed char y, double alpha, double C) noexcept nogil:
@@ -196,9 +198,7 @@ cdef long solve_block(int m, const int* members, const int* column_of, const flo
             grad_diff = Gmax + y[members[a]] * G_B[a]
             if grad_diff > 0:
                 quad_coef = QD[i] + QD[a] - 2.0 * y_i * y[members[a]] * Q[i * m + a]
-                if quad_coef <= 0:
-                    quad_coef = TAU
-                obj_diff = -(grad_diff * grad_diff) / quad_coef
+                obj_diff = second_order_gain(grad_diff, quad_coef)
                 if obj_diff <= obj_diff_min:
                     obj_diff_min = obj_diff
                     j = a
@@ -218,6 +218,13 @@ cdef long solve_block(int m, const int* members, const int* column_of, const flo
     return n_updates
 
 
+cdef inline int solve_status_of(int block_status) noexcept nogil:
+    """The SolveStatus of a failed block product (a BlockStatus other than BLOCK_OK)."""
+    if block_status == BLOCK_NOT_RESERVED:
+        return SOLVE_BLOCK_NOT_RESERVED
+    return SOLVE_OUT_OF_MEMORY
+
+
 cdef class BlockSolver:
     """Batched working-set solver; one instance runs one solve at a time.
 
@@ -235,7 +242,7 @@ cdef class BlockSolver:
         cdef int l = <int> rows.n_rows
         cdef int q = block_size if block_size < l else l
         cdef int half = q // 2 if q >= 2 else 1
-        cdef int n_new, wanted, got, a, b, t, slot_start, i
+        cdef int n_new, wanted, got, a, b, t, slot_start, i, status
         cdef int replace_half = 0, round_number = 0
         cdef bint changed
         cdef long n_updates = 0, made
@@ -247,7 +254,6 @@ cdef class BlockSolver:
         cdef char* taken = <char*> calloc(l, sizeof(char))
         cdef int* members = <int*> malloc(q * sizeof(int))
         cdef int* new_members = <int*> malloc(q * sizeof(int))
-        cdef int* slot_of = <int*> malloc(q * sizeof(int))
         cdef int* column_of = <int*> malloc(q * sizeof(int))
         cdef double* heap_keys = <double*> malloc(q * sizeof(double))
         cdef double* Q = <double*> malloc(<Py_ssize_t> q * q * sizeof(double))
@@ -263,7 +269,7 @@ cdef class BlockSolver:
         si.r = 0.0
         si.n_kernel_rows = 0
         if (K == NULL or G == NULL or taken == NULL or members == NULL or new_members == NULL
-                or slot_of == NULL or column_of == NULL or heap_keys == NULL or Q == NULL
+                or column_of == NULL or heap_keys == NULL or Q == NULL
                 or QD == NULL or G_B == NULL or alpha_B == NULL or old_alpha == NULL
                 or weights == NULL or block_norms == NULL or slot_member == NULL):
             si.status = SOLVE_OUT_OF_MEMORY
@@ -285,8 +291,9 @@ cdef class BlockSolver:
                     t += 1
                 if n_new == 0:
                     break
-                if rows.kernel_rows(new_members, n_new, K, q, params, block_norms) != 0:
-                    si.status = SOLVE_OUT_OF_MEMORY
+                status = rows.kernel_rows(new_members, n_new, K, q, params, block_norms)
+                if status != BLOCK_OK:
+                    si.status = solve_status_of(status)
                     break
                 si.n_kernel_rows += n_new
                 add_block_to_gradient(l, K, q, n_new, weights, y, G, rows.n_threads)
@@ -332,9 +339,9 @@ cdef class BlockSolver:
             for a in range(got):
                 slot_member[slot_start + a] = new_members[a]
                 block_norms[a] = rows.sq_norms[new_members[a]]
-            if rows.kernel_rows(new_members, got, K + slot_start, q, params,
-                                block_norms) != 0:
-                si.status = SOLVE_OUT_OF_MEMORY
+            status = rows.kernel_rows(new_members, got, K + slot_start, q, params, block_norms)
+            if status != BLOCK_OK:
+                si.status = solve_status_of(status)
                 break
             si.n_kernel_rows += got
             if round_number == 0:
@@ -373,7 +380,7 @@ cdef class BlockSolver:
             replace_half = 1 - replace_half if round_number else 0
             round_number += 1
 
-        if si.status != SOLVE_OUT_OF_MEMORY:
+        if si.status != SOLVE_OUT_OF_MEMORY and si.status != SOLVE_BLOCK_NOT_RESERVED:
             si.rho = rho_from_gradient(l, y, G, alpha, C)
             objective = 0.0
             for t in range(l):
@@ -385,7 +392,6 @@ cdef class BlockSolver:
         free(taken)
         free(members)
         free(new_members)
-        free(slot_of)
         free(column_of)
         free(heap_keys)
         free(Q)

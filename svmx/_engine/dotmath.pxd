@@ -256,6 +256,5 @@ cdef extern from *:
         const Py_ssize_t* column_starts, const int* column_rows, const double* column_values,
         const int* indices, const double* values, Py_ssize_t n_values, Py_ssize_t n,
         double* out) noexcept nogil
-    double dot "svmx_dot"(const double* a, const double* b, Py_ssize_t n) noexcept nogil
     void dot_rows "svmx_dot_rows"(const double* rows, Py_ssize_t stride, Py_ssize_t n_rows,
                                   const double* x, Py_ssize_t n, double* sums) noexcept nogil

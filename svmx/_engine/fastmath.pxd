@@ -160,7 +160,6 @@ cdef extern from *:
         return total;
     }
     """
-    float exp_float "svmx_exp_float"(float x) noexcept nogil
     double exp_double "svmx_exp_double"(double x) noexcept nogil
     void rbf_row_double "svmx_rbf_row_double"(double* row, Py_ssize_t n, double sq_a,
                                               const double* sq_b, double gamma) noexcept nogil

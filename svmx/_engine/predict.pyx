@@ -36,8 +36,14 @@ from svmx._engine.dotmath cimport (
     sparse_times_columns,
     sparse_times_rows,
 )
-from svmx._engine.fastmath cimport rbf_row_double
-from svmx._engine.kernel cimport LINEAR, POLY, RBF, SIGMOID, KernelParams, kernel_from_dot
+from svmx._engine.kernel_map cimport (
+    LINEAR,
+    POLY,
+    RBF,
+    SIGMOID,
+    KernelParams,
+    map_kernel_values,
+)
 from svmx._engine.openmp cimport openmp_max_threads
 
 import numpy as np
@@ -134,18 +140,6 @@ cdef inline Py_ssize_t gather_dense_row(const floating* row, Py_ssize_t n_featur
     return count
 
 
-cdef void map_to_kernel(const SupportModel* model, double* values, Py_ssize_t n,
-                        double sq_norm, const double* support_sq_norms) noexcept nogil:
-    """Turn dot products with n support vectors into kernel values, in place."""
-    cdef Py_ssize_t t
-    cdef int kind = model.params.kernel_type
-    if kind == RBF:
-        rbf_row_double(values, n, sq_norm, support_sq_norms, model.params.gamma)
-    elif kind == POLY or kind == SIGMOID:
-        for t in range(n):
-            values[t] = kernel_from_dot(&model.params, values[t], 0.0, 0.0)
-
-
 cdef void accumulate(const SupportModel* model, Py_ssize_t start, Py_ssize_t n,
                      const double* kernel_values, double* out_row, double* sums) noexcept nogil:
     """Add the tile [start, start + n)'s share of every output column of one row.
@@ -209,7 +203,7 @@ cdef void finish_row(const SupportModel* model, Py_ssize_t start, Py_ssize_t n,
                      double* kernel_values, double sq_norm, double* out_row,
                      double* sums) noexcept nogil:
     """Map a row's dot products with the tile [start, start + n) and add their share."""
-    map_to_kernel(model, kernel_values, n, sq_norm, model.sq_norms + start)
+    map_kernel_values(&model.params, kernel_values, n, sq_norm, model.sq_norms + start)
     accumulate(model, start, n, kernel_values, out_row, sums)
 
 

@@ -6,17 +6,36 @@ cdef enum SolveStatus:
     SOLVE_MAX_ITER = 1
     SOLVE_OUT_OF_MEMORY = -1
     SOLVE_INTERRUPTED = -2
+    # The block solver's rows had no room for a block (reserve_block was not called):
+    # a programming error in the caller.
+    SOLVE_BLOCK_NOT_RESERVED = -3
 
 
 cdef struct SolutionInfo:
     double obj
     double rho
     double r                # the second offset of Solver_NU (0 for Solver)
-    double upper_bound_p    # C of the first positive / negative variable,
-    double upper_bound_n    # as LIBSVM reports them
     long n_iter
     long n_kernel_rows      # kernel rows computed by the block solver (0 for SMO)
     int status              # a SolveStatus
+
+
+cdef extern from *:
+    """
+    #define SVMX_TAU 1e-12
+    """
+    # What replaces a non-positive curvature a_ij in working set selection and in
+    # the pair update (LIBSVM's TAU).
+    const double TAU "SVMX_TAU"
+
+
+cdef inline double second_order_gain(double grad_diff, double quad_coef) noexcept nogil:
+    """-b^2 / a: the change of the objective when the pair with gradient difference
+    b = grad_diff and curvature a = quad_coef moves to its unconstrained optimum
+    (Fan, Chen & Lin 2005); a <= 0 is replaced by TAU."""
+    if quad_coef <= 0:
+        quad_coef = TAU
+    return -(grad_diff * grad_diff) / quad_coef
 
 
 cdef bint signals_pending() noexcept nogil

@@ -23,7 +23,6 @@ from libc.string cimport memcpy
 from svmx._engine.qmatrix cimport QMatrix
 
 cdef double INF = float("inf")
-cdef double TAU = 1e-12
 # How often (CPU seconds) a solve polls for Ctrl-C: often enough to stop within a
 # second, rarely enough not to contend for the GIL with other threads.
 cdef double SIGNAL_CHECK_SECONDS = 0.2
@@ -406,13 +405,6 @@ cdef class Solver:
         si.obj = objective / 2.0
         for i in range(l):
             alpha[self.active_set[i]] = self.alpha[i]
-        si.upper_bound_p = 0.0
-        si.upper_bound_n = 0.0
-        for i in range(l):
-            if y[i] == 1 and si.upper_bound_p == 0.0:
-                si.upper_bound_p = C[i]
-            elif y[i] == -1 and si.upper_bound_n == 0.0:
-                si.upper_bound_n = C[i]
         si.n_iter = n_iter
         self.release()
         return si.status
@@ -450,9 +442,7 @@ cdef class Solver:
                         Gmax2 = G[t]
                     if grad_diff > 0:
                         quad_coef = self.QD[i] + self.QD[t] - 2.0 * self.y[i] * Q_i[t]
-                        if quad_coef <= 0:
-                            quad_coef = TAU
-                        obj_diff = -(grad_diff * grad_diff) / quad_coef
+                        obj_diff = second_order_gain(grad_diff, quad_coef)
                         if obj_diff <= obj_diff_min:
                             Gmin_idx = t
                             obj_diff_min = obj_diff
@@ -463,9 +453,7 @@ cdef class Solver:
                         Gmax2 = -G[t]
                     if grad_diff > 0:
                         quad_coef = self.QD[i] + self.QD[t] + 2.0 * self.y[i] * Q_i[t]
-                        if quad_coef <= 0:
-                            quad_coef = TAU
-                        obj_diff = -(grad_diff * grad_diff) / quad_coef
+                        obj_diff = second_order_gain(grad_diff, quad_coef)
                         if obj_diff <= obj_diff_min:
                             Gmin_idx = t
                             obj_diff_min = obj_diff
@@ -566,9 +554,7 @@ cdef class SolverNU(Solver):
                         Gmaxp2 = G[t]
                     if grad_diff > 0:
                         quad_coef = self.QD[ip] + self.QD[t] - 2.0 * Q_ip[t]
-                        if quad_coef <= 0:
-                            quad_coef = TAU
-                        obj_diff = -(grad_diff * grad_diff) / quad_coef
+                        obj_diff = second_order_gain(grad_diff, quad_coef)
                         if obj_diff <= obj_diff_min:
                             Gmin_idx = t
                             obj_diff_min = obj_diff
@@ -579,9 +565,7 @@ cdef class SolverNU(Solver):
                         Gmaxn2 = -G[t]
                     if grad_diff > 0:
                         quad_coef = self.QD[in_] + self.QD[t] - 2.0 * Q_in[t]
-                        if quad_coef <= 0:
-                            quad_coef = TAU
-                        obj_diff = -(grad_diff * grad_diff) / quad_coef
+                        obj_diff = second_order_gain(grad_diff, quad_coef)
                         if obj_diff <= obj_diff_min:
                             Gmin_idx = t
                             obj_diff_min = obj_diff

@@ -6,8 +6,11 @@ one concept from the private ``svmx._engine`` modules, which keep the
 implementation:
 
 ==================  ==========================================================
-``kernel``          row storage (``DenseRows``, ``DenseRows32``, ``CsrRows``),
-                    ``KernelParams``, ``Kernel`` and the kernel types
+``kernel``          ``KernelParams``, the kernel types, ``kernel_from_dot`` and
+                    ``kernel_block`` (from ``_engine.kernel_map``); row storage
+                    (``DenseRows``, ``DenseRows32``, ``CsrRows``, ``TiledRows``)
+                    and the block statuses (from ``_engine.rows``); ``Kernel``
+                    (from ``_engine.kernel``)
 ``cache``           ``KernelCache``, the LRU cache of kernel columns
 ``qmatrix``         ``QMatrix`` and the Q matrices ``SvcQ``, ``OneClassQ``, ``SvrQ``
 ``solver``          ``Solver`` (SMO), ``SolverNU``, ``SolutionInfo``, status codes

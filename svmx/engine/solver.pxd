@@ -3,11 +3,13 @@
 #
 # Solver.solve minimises 1/2 a'Qa + p'a subject to y'a = Delta and 0 <= a_i <= C_i, starting
 # from the feasible `alpha` it is given and updating it in place; it fills a SolutionInfo and
-# returns its status (SOLVE_OK, SOLVE_MAX_ITER, SOLVE_OUT_OF_MEMORY, SOLVE_INTERRUPTED).
+# returns its status (SOLVE_OK, SOLVE_MAX_ITER, SOLVE_OUT_OF_MEMORY, SOLVE_INTERRUPTED, and
+# from BlockSolver also SOLVE_BLOCK_NOT_RESERVED).
 # SolverNU adds the second equality constraint of nu-SVC and nu-SVR. solve runs without the
 # GIL (it takes it briefly only when check_signals is true).
 
 from svmx._engine.solver cimport (
+    SOLVE_BLOCK_NOT_RESERVED,
     SOLVE_INTERRUPTED,
     SOLVE_MAX_ITER,
     SOLVE_OK,

@@ -9,7 +9,8 @@ second module called ``conftest`` would shadow it.)
 import numpy as np
 import scipy.sparse as sp
 
-from svmx._engine.kernel import CsrRows, DenseRows, DenseRows32, Kernel
+from svmx._engine.kernel import Kernel
+from svmx._engine.rows import CsrRows, DenseRows, DenseRows32
 
 # LIBSVM's kernel_type codes (svmx/_engine/kernel.pxd).
 KERNEL_TYPES = {"linear": 0, "poly": 1, "rbf": 2, "sigmoid": 3, "precomputed": 4}

@@ -11,7 +11,7 @@ import scipy.sparse as sp
 from numpy.testing import assert_allclose, assert_array_equal
 
 from svmx import SVC, SVR
-from svmx._engine.kernel import CsrRows, DenseRows, DenseRows32, TiledRows
+from svmx._engine.rows import CsrRows, DenseRows, DenseRows32, TiledRows
 from svmx._libsvm import KERNEL_TYPES, kernel_matrix
 from svmx._specs import KernelSpec
 
@@ -95,6 +95,25 @@ def test_generic_rows_take_the_column_path():
     actual = DenseRows(X.copy()).block_kernel_rows([2, 7], KERNEL_TYPES["poly"], **PARAMS)
     expected = kernel_matrix(X, X[[2, 7]], KernelSpec.named("poly", **PARAMS))
     assert_allclose(actual, expected, rtol=1e-6)
+
+
+def _unreserved_csr(X, block):
+    M = sp.csr_matrix(X)
+    return CsrRows(M.data.astype(np.float64), M.indices.astype(np.int32),
+                   M.indptr.astype(np.int64), X.shape[1])
+
+
+@pytest.mark.parametrize("make", [
+    lambda X, block: DenseRows32(np.ascontiguousarray(X, dtype=np.float32)),
+    lambda X, block: _dense32(X, block - 1),
+    _unreserved_csr,
+], ids=["dense32-unreserved", "dense32-too-small", "csr-unreserved"])
+def test_rows_without_room_for_the_block_are_a_programming_error(make):
+    # TiledRows cannot reserve room in its base rows: the caller must. Without it the
+    # block products fail with their own status, a RuntimeError here, not a MemoryError.
+    tiled = TiledRows(make(_data(20, 3, density=1.0), 3), 2)
+    with pytest.raises(RuntimeError, match="reserve_block"):
+        tiled.block_kernel_rows([0, 1, 2], KERNEL_TYPES["rbf"])
 
 
 def test_rows_outside_the_storage_are_refused():

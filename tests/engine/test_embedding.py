@@ -31,8 +31,9 @@ import numpy as np
 from svmx.engine.block_solver cimport BlockSolver
 from svmx.engine.cache cimport KernelCache
 from svmx.engine.kernel cimport (
-    LINEAR, POLY, PRECOMPUTED, RBF, SIGMOID, CsrRows, DenseRows, DenseRows32, Kernel,
-    KernelParams, KernelType, Rows, TiledRows, kernel_block, kernel_from_dot,
+    BLOCK_NOT_RESERVED, BLOCK_OK, BLOCK_OUT_OF_MEMORY, LINEAR, POLY, PRECOMPUTED, RBF, SIGMOID,
+    BlockStatus, CsrRows, DenseRows, DenseRows32, Kernel, KernelParams, KernelType, Rows,
+    TiledRows, kernel_block, kernel_from_dot,
 )
 from svmx.engine.platt cimport (
     PLATT_NOT_CONVERGED, PLATT_OK, clip_probability, multiclass_probability,
@@ -40,8 +41,8 @@ from svmx.engine.platt cimport (
 )
 from svmx.engine.qmatrix cimport OneClassQ, QMatrix, SvcQ, SvrQ
 from svmx.engine.solver cimport (
-    SOLVE_INTERRUPTED, SOLVE_MAX_ITER, SOLVE_OK, SOLVE_OUT_OF_MEMORY, SolutionInfo, Solver,
-    SolverNU, SolveStatus,
+    SOLVE_BLOCK_NOT_RESERVED, SOLVE_INTERRUPTED, SOLVE_MAX_ITER, SOLVE_OK, SOLVE_OUT_OF_MEMORY,
+    SolutionInfo, Solver, SolverNU, SolveStatus,
 )
 
 
