@@ -48,7 +48,8 @@ cdef class QMatrix:
 
         Examples
         --------
-        >>> from svmx._engine.kernel import DenseRows, Kernel
+        >>> from svmx._engine.kernel import Kernel
+        >>> from svmx._engine.rows import DenseRows
         >>> from svmx._engine.qmatrix import SvcQ
         >>> X = np.array([[1.0, 0.0], [0.0, 2.0], [1.0, 1.0]])
         >>> y = np.array([1, -1, 1], dtype=np.int8)
@@ -81,7 +82,8 @@ cdef class QMatrix:
 
         Examples
         --------
-        >>> from svmx._engine.kernel import DenseRows, Kernel
+        >>> from svmx._engine.kernel import Kernel
+        >>> from svmx._engine.rows import DenseRows
         >>> from svmx._engine.qmatrix import SvrQ
         >>> X = np.array([[1.0, 2.0], [0.5, 0.0]])
         >>> SvrQ(Kernel(DenseRows(X.copy()), 0, 3, 1.0, 0.0), 1e6).diagonal().tolist()
@@ -99,7 +101,8 @@ cdef class QMatrix:
 
         Examples
         --------
-        >>> from svmx._engine.kernel import DenseRows, Kernel
+        >>> from svmx._engine.kernel import Kernel
+        >>> from svmx._engine.rows import DenseRows
         >>> from svmx._engine.qmatrix import OneClassQ
         >>> X = np.array([[1.0], [2.0], [3.0]])
         >>> Q = OneClassQ(Kernel(DenseRows(X.copy()), 0, 3, 1.0, 0.0), 1e6)
