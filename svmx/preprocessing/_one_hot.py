@@ -16,7 +16,7 @@ import numpy.typing as npt
 import scipy.sparse as sp
 
 from svmx._estimator import BaseEstimator, TransformerMixin
-from svmx._validation import check_fitted
+from svmx._validation import check_fitted, check_matrix
 
 __all__ = ["OneHotEncoder", "one_hot_encode"]
 
@@ -24,15 +24,8 @@ _HANDLE_UNKNOWN = ("error", "ignore")
 
 
 def _check_categorical(X: npt.ArrayLike, name: str = "X") -> np.ndarray:
-    array = np.asarray(X)
-    if array.ndim != 2:
-        raise ValueError(
-            f"{name} must be 2-D (n_samples, n_columns), got an array of shape {array.shape}; "
-            "reshape a single column with X.reshape(-1, 1)"
-        )
-    if array.shape[0] == 0 or array.shape[1] == 0:
-        raise ValueError(f"{name} must not be empty, got shape {array.shape}")
-    return array
+    # Categories may be of any type: the shape checks only, without a conversion.
+    return check_matrix(X, name, dtype=None)
 
 
 def _sorted_levels(values: np.ndarray, name: str) -> np.ndarray:
