@@ -1,8 +1,10 @@
 """The transformers and GridSearch share svmx._estimator.BaseEstimator's protocol."""
 
+import os
 import pickle
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -98,12 +100,20 @@ def test_scikit_learn_sees_transformers():
     np.testing.assert_allclose(steps.fit_transform(X).min(axis=0), [-1.0, -1.0])
 
 
-def test_importing_svmx_does_not_import_scikit_learn():
+def test_importing_svmx_does_not_import_scikit_learn(tmp_path):
+    import svmx
+
     code = (
         "import sys, svmx, svmx._random, svmx._validation, svmx._estimator; "
         "svmx.preprocessing.StandardScaler().fit([[0.0], [1.0]]); "
         "print('sklearn' in sys.modules)"
     )
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    # The svmx under test, not a source tree in the working directory (which has no
+    # compiled modules when the package was installed with pip).
+    home = str(Path(svmx.__file__).resolve().parent.parent)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+        [home, *filter(None, [os.environ.get("PYTHONPATH")])])}
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            cwd=tmp_path, env=env)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "False"
