@@ -1,4 +1,11 @@
-"""``svmx predict``: LIBSVM's svm-predict."""
+"""``svmx predict``: LIBSVM's svm-predict, with the same output file and the same report.
+
+The output file has one line per test sample: the prediction as ``%.17g``; with ``-b 1``,
+a header (``labels`` and the model's labels, or ``label normal outlier`` for a one-class
+model with LIBSVM 3.37's density marks) and then the predicted label and each probability
+as ``%g``, separated by single spaces. The report lines and their figures are computed as
+svm-predict computes them (running sums in file order), so they print the same.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +13,6 @@ import argparse
 
 import numpy as np
 
-from svmx._cli._crossval import regression_figures
 from svmx._cli._data import fit_width, read_data, widen_model
 from svmx._cli._options import CommandParser, int_choice
 from svmx.io import load_model
@@ -19,6 +25,9 @@ LIBSVM's svm-train), write one prediction per line to output_file, and report th
 (classification) or the mean squared error and squared correlation (regression) against the
 file's labels, as svm-predict does."""
 
+# LIBSVM 3.37 gives a one-class model with -b 1 this many density marks.
+N_DENSITY_MARKS = 10
+
 
 def make_parser(prog: str) -> argparse.ArgumentParser:
     parser = CommandParser(prog=prog, description=DESCRIPTION, add_help=False,
@@ -27,7 +36,8 @@ def make_parser(prog: str) -> argparse.ArgumentParser:
     parser.add_argument("-b", dest="probability", type=int_choice((0, 1)), default=0,
                         metavar="probability_estimates",
                         help="whether to predict probability estimates, 0 or 1 (default 0); "
-                             "for one-class SVM only 0 is supported by svmx")
+                             "for one-class SVM only with a model that has density marks "
+                             "(LIBSVM 3.37's svm-train -s 2 -b 1)")
     parser.add_argument("-q", dest="quiet", action="store_true", help="quiet mode (no outputs)")
     parser.add_argument("--help", action="help", help="show this help message and exit")
     parser.add_argument("test_file", help="LIBSVM data file")
@@ -36,33 +46,105 @@ def make_parser(prog: str) -> argparse.ArgumentParser:
     return parser
 
 
-def _predictions(model, X: np.ndarray, probability: bool, info) -> tuple[np.ndarray, list[str]]:
-    """Predicted values and the output file's lines."""
-    classifier = hasattr(model, "classes_")
-    if probability and classifier:
-        if np.asarray(model.probA_).size == 0:
-            raise ValueError("the model does not support probability estimates (train with -b 1)")
+def probability_kind(model) -> str | None:
+    """Which probability information the model carries, as LIBSVM's
+    ``svm_check_probability_model`` sees it: 'classifier' (Platt's sigmoids),
+    'one_class' (density marks), 'regression' (a Laplace scale) or None.
+
+    Examples
+    --------
+    >>> from svmx import SVR
+    >>> probability_kind(SVR().fit([[0.0], [1.0]], [0.0, 1.0])) is None
+    True
+    """
+    if hasattr(model, "classes_"):
+        return "classifier" if np.asarray(model.probA_).size else None
+    if type(model).__name__ == "OneClassSVM":
+        marks = getattr(model, "prob_density_marks_", None)
+        return "one_class" if marks is not None and np.size(marks) else None
+    return "regression" if np.asarray(getattr(model, "probA_", ())).size else None
+
+
+def one_class_probabilities(decision: np.ndarray, marks: np.ndarray) -> np.ndarray:
+    """LIBSVM 3.37's one-class probabilities, (P(normal), P(outlier)) per row.
+
+    The density marks cut the decision values into bands: below the first
+    mark P(normal) is 0.001, above the last 0.999, and in between ``i / 10``
+    with ``i`` the number of marks at or below the decision value.
+
+    Examples
+    --------
+    >>> one_class_probabilities(np.array([-9.0, 0.0, 9.0]), np.arange(10.0) - 4.5).round(6).tolist()
+    [[0.001, 0.999], [0.5, 0.5], [0.999, 0.001]]
+    """
+    marks = np.asarray(marks, dtype=np.float64)
+    below = np.searchsorted(marks, decision, side="right")
+    normal = below / float(marks.size)
+    normal[decision < marks[0]] = 0.001
+    normal[decision > marks[-1]] = 0.999
+    return np.column_stack([normal, 1.0 - normal])
+
+
+def _header(model, probability: bool, kind: str | None) -> list[str]:
+    """The output file's first line with -b 1 (none for regression or without -b 1)."""
+    if probability and kind == "classifier":
+        return ["labels" + "".join(f" {int(label)}" for label in model.classes_)]
+    if probability and kind == "one_class":
+        return ["label normal outlier"]
+    return []
+
+
+def _predictions(model, X, probability: bool, kind: str | None) -> tuple[np.ndarray, list[str]]:
+    """Predicted values and the output file's lines after the header, as svm-predict
+    writes them."""
+    if probability and kind == "classifier":
         proba = model.predict_proba(X)
-        # svm-predict -b 1 picks the most probable class (first one on ties).
-        predicted = model.classes_[np.argmax(proba, axis=1)]
-        lines = ["labels " + " ".join(str(label) for label in model.classes_)]
-        lines += [
-            " ".join([f"{float(label):g}", *(f"{p:g}" for p in row)])
-            for label, row in zip(predicted, proba, strict=True)
-        ]
-        return predicted.astype(np.float64), lines
-    if probability and type(model).__name__ == "OneClassSVM":
-        raise ValueError("-b 1 for one-class models is not supported by svmx; use -b 0")
-    if probability and np.asarray(getattr(model, "probA_", ())).size:
-        sigma = float(model.probA_[0])
-        info("Prob. model for test data: target value = predicted value + z,\n"
-             f"z: Laplace distribution e^(-|z|/sigma)/(2sigma),sigma={sigma:g}")
-    elif probability:
-        raise ValueError("the model does not support probability estimates (train with -b 1)")
-    elif classifier and np.asarray(model.probA_).size:
-        info("Model supports probability estimates, but disabled in prediction.")
-    predicted = np.asarray(model.predict(X), dtype=np.float64)
-    return predicted, [f"{value:.17g}" for value in predicted]
+        # svm-predict -b 1 picks the most probable class (the first one on ties).
+        predicted = model.classes_[np.argmax(proba, axis=1)].astype(np.float64)
+    elif probability and kind == "one_class":
+        decision = np.asarray(model.decision_function(X), dtype=np.float64)
+        proba = one_class_probabilities(decision, model.prob_density_marks_)
+        predicted = np.where(decision > 0, 1.0, -1.0)
+    else:
+        predicted = np.asarray(model.predict(X), dtype=np.float64)
+        return predicted, [f"{value:.17g}" for value in predicted.tolist()]
+    lines = [
+        f"{label:g}" + "".join(f" {p:g}" for p in row)
+        for label, row in zip(predicted.tolist(), proba.tolist(), strict=True)
+    ]
+    return predicted, lines
+
+
+def report(y: np.ndarray, predicted: np.ndarray, regression: bool) -> list[str]:
+    """svm-predict's result lines, from running sums over the samples in file order.
+
+    Examples
+    --------
+    >>> report(np.array([1.0, -1.0, 1.0]), np.array([1.0, 1.0, 1.0]), False)
+    ['Accuracy = 66.6667% (2/3) (classification)']
+    >>> report(np.array([1.0, 2.0, 3.0]), np.array([1.0, 2.0, 2.0]), True)
+    ['Mean squared error = 0.333333 (regression)', 'Squared correlation coefficient = 0.75 (regression)']
+    """  # noqa: E501
+    correct = total = 0
+    error = sum_p = sum_t = sum_pp = sum_tt = sum_pt = 0.0
+    for p, t in zip(predicted.tolist(), y.tolist(), strict=True):
+        correct += p == t
+        error += (p - t) * (p - t)
+        sum_p += p
+        sum_t += t
+        sum_pp += p * p
+        sum_tt += t * t
+        sum_pt += p * t
+        total += 1
+    if not regression:
+        accuracy = correct / total * 100  # in svm-predict's order of operations
+        return [f"Accuracy = {accuracy:g}% ({correct}/{total}) (classification)"]
+    numerator = (total * sum_pt - sum_p * sum_t) * (total * sum_pt - sum_p * sum_t)
+    denominator = (total * sum_pp - sum_p * sum_p) * (total * sum_tt - sum_t * sum_t)
+    with np.errstate(divide="ignore", invalid="ignore"):  # C's 0/0 is nan, x/0 inf
+        correlation = float(np.float64(numerator) / np.float64(denominator))
+    return [f"Mean squared error = {error / total:g} (regression)",
+            f"Squared correlation coefficient = {correlation:g} (regression)"]
 
 
 def run(args: argparse.Namespace) -> int:
@@ -71,6 +153,18 @@ def run(args: argparse.Namespace) -> int:
             print(message)
 
     model = load_model(args.model_file)
+    kind = probability_kind(model)
+    probability = bool(args.probability)
+    if probability and kind is None:
+        if type(model).__name__ == "OneClassSVM":
+            raise ValueError("the model does not support probability estimates (one-class "
+                             "models need LIBSVM 3.37's density marks: svm-train -s 2 -b 1)")
+        raise ValueError("the model does not support probability estimates (train with -b 1)")
+    if not probability and kind is not None:
+        info("Model supports probability estimates, but disabled in prediction.")
+    if probability and kind == "regression":
+        info("Prob. model for test data: target value = predicted value + z,\n"
+             f"z: Laplace distribution e^(-|z|/sigma)/(2sigma),sigma={float(model.probA_[0]):g}")
     precomputed = model.kernel == "precomputed"
     X, y = read_data(args.test_file, precomputed=precomputed)
     if precomputed:  # columns beyond the training samples carry nothing
@@ -78,19 +172,17 @@ def run(args: argparse.Namespace) -> int:
     else:
         widen_model(model, X.shape[1])
         X = fit_width(X, model.n_features_in_)
+    # X stays sparse (CSR): the estimators predict from it directly.
+    lines = _header(model, probability, kind)
     if X.shape[0] == 0:
-        predicted, lines = np.empty(0), []
+        predicted = np.empty(0)
     else:
-        predicted, lines = _predictions(model, X.toarray(), bool(args.probability), info)
+        predicted, body = _predictions(model, X, probability, kind)
+        lines += body
     with open(args.output_file, "w", encoding="ascii", newline="\n") as handle:
         handle.write("".join(line + "\n" for line in lines))
     if y.size == 0:
         return 0
-    if type(model).__name__ in ("SVR", "NuSVR"):
-        mse, r2 = regression_figures(y, predicted)
-        info(f"Mean squared error = {mse:g} (regression)")
-        info(f"Squared correlation coefficient = {r2:g} (regression)")
-    else:
-        correct = int(np.count_nonzero(predicted == y))
-        info(f"Accuracy = {100.0 * correct / y.size:g}% ({correct}/{y.size}) (classification)")
+    for line in report(y, predicted, type(model).__name__ in ("SVR", "NuSVR")):
+        info(line)
     return 0

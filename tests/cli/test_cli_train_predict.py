@@ -151,8 +151,9 @@ def test_class_weights_option(workdir, capsys):
     direct = svmx.SVC(gamma=1 / 3, class_weight={-1.0: 5.0, 1.0: 0.5}).fit(X_loaded, y_loaded)
     loaded = load_model(workdir / "w.model", n_features=3)
     sign = 1.0 if loaded.classes_.tolist() == direct.classes_.tolist() else -1.0
+    # The model file holds the support vectors with 8 significant digits, as LIBSVM's does.
     np.testing.assert_allclose(sign * loaded.decision_function(X), direct.decision_function(X),
-                               atol=1e-12)
+                               atol=1e-6)
 
 
 def test_precomputed_kernel(workdir, capsys):

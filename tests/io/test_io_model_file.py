@@ -17,10 +17,11 @@ def _fit(estimator, y=None):
 
 
 def test_exact_text_of_a_binary_linear_model():
+    # As LIBSVM's svm_save_model writes it: every number on an SV line followed by a space.
     model = svmx.SVC(kernel="linear").fit([[0.0], [2.0]], [0, 1])
     assert format_model(model) == (
         "svm_type c_svc\nkernel_type linear\nnr_class 2\ntotal_sv 2\nrho -1\nlabel 0 1\n"
-        "nr_sv 1 1\nSV\n0.5\n-0.5 1:2\n"
+        "nr_sv 1 1\nSV\n0.5 \n-0.5 1:2 \n"
     )
 
 
