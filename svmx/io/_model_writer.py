@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
+import scipy.sparse as sp
 
 from svmx.exceptions import NotFittedError
 from svmx.io._model_format import (
@@ -126,15 +127,31 @@ def _support_vector_lines(estimator: Any, layout: dict | None) -> Iterator[str]:
         for column, serial in enumerate(support):
             yield f"{_numbers(coef[:, column])} 0:{int(serial) + 1}"
         return
-    vectors = np.asarray(estimator.support_vectors_, dtype=np.float64)[order]
-    for column in range(coef.shape[1]):
-        row = vectors[column]
-        nonzero = np.flatnonzero(row)
+    for column, (indices, values) in enumerate(_nonzero_rows(estimator.support_vectors_,
+                                                             order)):
         features = " ".join(
             f"{index + 1}:{value:.17g}"
-            for index, value in zip(nonzero.tolist(), row[nonzero].tolist(), strict=True)
+            for index, value in zip(indices.tolist(), values.tolist(), strict=True)
         )
         yield f"{_numbers(coef[:, column])} {features}".rstrip()
+
+
+def _nonzero_rows(vectors: Any, order: np.ndarray) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """(indices, values) of the non-zero entries of each row ``order[k]``; sparse support
+    vectors (from CSR training data) are read row by row, never made dense."""
+    if sp.issparse(vectors):
+        vectors = sp.csr_matrix(vectors, dtype=np.float64)[order]
+        vectors.sort_indices()
+        for row in range(vectors.shape[0]):
+            span = slice(vectors.indptr[row], vectors.indptr[row + 1])
+            values = vectors.data[span]
+            keep = values != 0
+            yield vectors.indices[span][keep], values[keep]
+        return
+    vectors = np.asarray(vectors, dtype=np.float64)[order]
+    for row in vectors:
+        nonzero = np.flatnonzero(row)
+        yield nonzero, row[nonzero]
 
 
 def format_model(estimator: Any, class_order: Any = None) -> str:
