@@ -26,7 +26,7 @@ from svmx._specs import (
     check_solver,
     resolve_threads,
 )
-from svmx._training import NonFiniteSolution, Reporter
+from svmx._training import NonFiniteSolution, Reporter, standard_log
 from svmx._validation import (
     Interval,
     Kind,
@@ -131,14 +131,15 @@ class BaseLibSVM(BaseEstimator):
             shrinking=bool(self.shrinking),
             max_iter=int(self.max_iter),
             threads=resolve_threads(self.n_jobs),
+            log=self._reporter(),
         )
 
     def _reporter(self) -> Reporter:
-        """Where progress lines go: stdout when verbose, else nowhere."""
+        """Where a verbose fit writes: LIBSVM's training output on stdout (what
+        svm-train and scikit-learn print), svmx's own notes on stderr."""
         if not self.verbose:
             return None
-        prefix = f"[svmx] {type(self).__name__}: "
-        return lambda message: print(prefix + message, flush=True)
+        return standard_log(prefix=f"[svmx] {type(self).__name__}: ")
 
     def _svmx_tags(self) -> dict[str, Any]:
         return {"pairwise": self.kernel == "precomputed", "requires_y": True}

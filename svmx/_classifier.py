@@ -95,6 +95,19 @@ class BaseSVC(ClassifierMixin, BaseLibSVM):
         -------
         self
         """
+        return self._fit(X, y, sample_weight)
+
+    def _fit_in_class_order(self, X: Any, y: Any, class_order: Any) -> BaseSVC:
+        """Fit with the one-vs-one pairs trained in ``class_order`` (a list of the labels).
+
+        svm-train orders the classes by first appearance, which decides each pair's
+        orientation and so the solver's path (its iterations and output). ``svmx
+        train`` trains in that order through this method; the fitted attributes are
+        the same layout over the sorted ``classes_`` as `fit` gives, up to rounding.
+        """
+        return self._fit(X, y, None, class_order)
+
+    def _fit(self, X: Any, y: Any, sample_weight: Any, class_order: Any = None) -> BaseSVC:
         self._validate_parameters()
         if self.break_ties and self.decision_function_shape == "ovo":
             raise ValueError(
@@ -121,11 +134,14 @@ class BaseSVC(ClassifierMixin, BaseLibSVM):
 
         template = self._pair_template()
         layout = fit_one_vs_one(matrix, class_rows, bounds, classes, template, kernel, solve,
-                                self._reporter())
+                                self._class_positions(classes, class_order))
         prob_a = prob_b = np.empty(0, dtype=np.float64)
         if self.probability:
+            # Silent: LIBSVM's output for its own (differently shuffled) folds cannot be
+            # reproduced, and other folds' output would only mislead.
             prob_a, prob_b = fit_pairwise_sigmoids(
-                matrix, class_rows, bounds, template, kernel, solve, self.random_state
+                matrix, class_rows, bounds, template, kernel, solve.replace(log=None),
+                self.random_state
             )
         write_fitted_state(self, FittedModel(
             support=layout["support"],
@@ -144,6 +160,20 @@ class BaseSVC(ClassifierMixin, BaseLibSVM):
         ))
         self._warn_if_stopped_early()
         return self
+
+    @staticmethod
+    def _class_positions(classes: np.ndarray, class_order: Any) -> np.ndarray | None:
+        """The index in ``classes`` of each label of ``class_order`` (None: sorted order)."""
+        if class_order is None:
+            return None
+        lookup = {label: index for index, label in enumerate(classes.tolist())}
+        wanted = list(class_order)
+        if len(wanted) != classes.size or set(wanted) != set(lookup):
+            raise ValueError(
+                f"class_order must list each of the classes {classes.tolist()} once; "
+                f"got {wanted}"
+            )
+        return np.array([lookup[label] for label in wanted], dtype=np.intp)
 
     @staticmethod
     def _encode_classes(labels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -34,6 +34,7 @@ from svmx._engine.solver cimport (
     SOLVE_OUT_OF_MEMORY,
     SolutionInfo,
     Solver,
+    SolverLog,
     SolverNU,
 )
 
@@ -190,6 +191,37 @@ cdef int engine_threads(int threads):
     return max(1, min(threads, openmp_max_threads()))
 
 
+cdef class EngineLog:
+    """A Python training log (``out(text)``, ``err(text)``) as the engine's SolverLog.
+
+    The solver writes without the GIL; each write takes it (a few times per thousand
+    iterations). An exception raised by the log is kept and re-raised after the solve.
+    """
+    cdef SolverLog log
+    cdef object target
+    cdef object error
+
+    def __cinit__(self, target):
+        self.target = target
+        self.error = None
+        self.log.write = write_to_log
+        self.log.context = <void*> self
+
+    cdef void deliver(self, const char* text, bint to_stderr) noexcept:
+        if self.error is not None:
+            return
+        try:
+            message = text.decode("ascii")
+            (self.target.err if to_stderr else self.target.out)(message)
+        except BaseException as error:  # noqa: B036 - re-raised after the solve
+            self.error = error
+
+
+cdef void write_to_log(void* context, const char* text, bint to_stderr) noexcept nogil:
+    with gil:
+        (<EngineLog> context).deliver(text, to_stderr)
+
+
 cdef run_smo(Solver solver, QMatrix Q, double[::1] p, signed char[::1] y,
              double[::1] alpha, double[::1] C, solve):
     cdef SolutionInfo info
@@ -198,9 +230,13 @@ cdef run_smo(Solver solver, QMatrix Q, double[::1] p, signed char[::1] y,
     cdef bint shrinking = solve.shrinking
     cdef long max_iter = solve.max_iter
     cdef bint check_signals = on_main_thread()
+    cdef EngineLog engine_log = None if solve.log is None else EngineLog(solve.log)
+    cdef const SolverLog* log = NULL if engine_log is None else &engine_log.log
     with nogil:
         solver.solve(l, Q, &p[0], &y[0], &alpha[0], &C[0], tol, shrinking,
-                     max_iter, check_signals, &info)
+                     max_iter, check_signals, &info, log)
+    if engine_log is not None and engine_log.error is not None:
+        raise engine_log.error
     return info
 
 
@@ -387,7 +423,9 @@ def train_one(X, rows, problem, kernel, solve):
     kernel : svmx._specs.KernelSpec
     solve : svmx._specs.SolveSpec
         Which engine solves it is ``solve.engine_solver(...)``: LIBSVM's SMO
-        step for step, or the block solver for large problems.
+        step for step, or the block solver for large problems. With a
+        ``solve.log``, SMO writes LIBSVM's solver output to it (the block
+        solver writes nothing).
 
     Returns
     -------

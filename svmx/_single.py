@@ -10,7 +10,7 @@ import scipy.sparse as sp
 from svmx._base import BaseLibSVM
 from svmx._fitted import FittedModel, write_fitted_state
 from svmx._specs import Problem
-from svmx._training import describe, solve_problem
+from svmx._training import solve_problem
 from svmx._validation import validate_sample_weight, validate_targets
 
 __all__ = ["BaseSingleProblem"]
@@ -38,9 +38,6 @@ class BaseSingleProblem(BaseLibSVM):
         bounds = self._bound_scale() * weights[rows]
         problem = self._problem(None if targets is None else targets[rows], bounds)
         solution = solve_problem(matrix, rows, problem, kernel, solve)
-        report = self._reporter()
-        if report:
-            report(describe(solution))
         nonzero = solution.coef != 0
         support = rows[nonzero].astype(np.int32)
         write_fitted_state(self, FittedModel(

@@ -103,6 +103,9 @@ class SolveSpec:
         -1 for no limit.
     threads : int
         Threads the solve may use (one-vs-one pairs, block products).
+    log : svmx._training.TrainingLog or None
+        Where a verbose fit writes LIBSVM's training output (None: nowhere).
+        It is a destination, not a parameter: it takes no part in equality.
 
     Examples
     --------
@@ -122,6 +125,7 @@ class SolveSpec:
     shrinking: bool
     max_iter: int
     threads: int
+    log: Any = dataclasses.field(default=None, compare=False, repr=False)
 
     @property
     def cache_megabytes(self) -> float:

@@ -7,6 +7,7 @@ from the per-pair solutions.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
@@ -17,10 +18,140 @@ from svmx._layout import PairSolution, assemble_one_vs_one, ovo_pairs
 from svmx._shared_gram import shared_gram
 from svmx._specs import KernelSpec, Problem, SolveSpec
 
-__all__ = ["NonFiniteSolution", "Reporter", "fit_one_vs_one", "pair_problem", "solve_problem"]
+__all__ = [
+    "BufferedLog",
+    "NonFiniteSolution",
+    "TrainingLog",
+    "fit_one_vs_one",
+    "pair_problem",
+    "problem_summary",
+    "solve_problem",
+    "standard_log",
+]
 
-# Where progress lines go when the estimator is verbose (None: nowhere).
-Reporter = Callable[[str], None] | None
+
+class TrainingLog:
+    """Where a verbose fit writes: LIBSVM's training output, and svmx's own notes.
+
+    ``out`` receives what LIBSVM's library prints on standard output (the
+    solver's ``.`` and ``*``, ``optimization finished``, the per-problem lines),
+    byte for byte; ``err`` what it prints on standard error (the max-iterations
+    warning). svmx's own notes (``note``) go to ``err`` too, so that the output
+    stays svm-train's.
+
+    Examples
+    --------
+    >>> written = []
+    >>> log = TrainingLog(written.append, written.append, prefix="[svmx] SVC: ")
+    >>> log.out("."); log.note("one Gram matrix")
+    >>> written
+    ['.', '[svmx] SVC: one Gram matrix\\n']
+    """
+
+    def __init__(self, out: Callable[[str], None], err: Callable[[str], None],
+                 prefix: str = "") -> None:
+        self.out = out
+        self.err = err
+        self.prefix = prefix
+
+    def note(self, message: str) -> None:
+        """One line of svmx's own (not LIBSVM's), on the error stream."""
+        self.err(f"{self.prefix}{message}\n")
+
+    def buffered(self) -> BufferedLog:
+        """A log that keeps the text of one problem solved on a worker thread."""
+        return BufferedLog(self.prefix)
+
+
+class BufferedLog(TrainingLog):
+    """Text kept in order, for `replay` once the problems before it are written.
+
+    Examples
+    --------
+    >>> buffer = BufferedLog()
+    >>> buffer.out("*"); buffer.err("!"); buffer.out(".")
+    >>> written = []
+    >>> buffer.replay(TrainingLog(written.append, lambda text: written.append("E" + text)))
+    >>> written
+    ['*', 'E!', '.']
+    """
+
+    def __init__(self, prefix: str = "") -> None:
+        self.parts: list[tuple[bool, str]] = []
+        super().__init__(lambda text: self.parts.append((False, text)),
+                         lambda text: self.parts.append((True, text)), prefix)
+
+    def replay(self, log: TrainingLog) -> None:
+        for to_err, text in self.parts:
+            (log.err if to_err else log.out)(text)
+        self.parts.clear()
+
+
+def _write_flushed(stream_name: str, text: str) -> None:
+    # The stream is looked up at each write, so redirections (pytest's capture,
+    # contextlib.redirect_stdout) are honoured; flushing keeps the order of the
+    # two streams on a terminal.
+    stream = getattr(sys, stream_name)
+    stream.write(text)
+    stream.flush()
+
+
+def standard_log(prefix: str = "") -> TrainingLog:
+    """A log onto standard output and standard error, flushed at each write."""
+    return TrainingLog(lambda text: _write_flushed("stdout", text),
+                       lambda text: _write_flushed("stderr", text), prefix)
+
+
+# Where a verbose fit writes (None: nowhere); kept as a name for the estimators.
+Reporter = TrainingLog | None
+
+
+def _sequential_sum(values: np.ndarray) -> float:
+    """The sum in index order, as LIBSVM's loops add (numpy's sum is pairwise)."""
+    return float(np.add.accumulate(values)[-1]) if values.size else 0.0
+
+
+def problem_summary(problem: Problem, solution: _libsvm.Solution) -> str:
+    """What LIBSVM prints after solving one problem, from its solve_* and svm_train_one.
+
+    C-SVC with one bound for all its variables and epsilon-SVR print ``nu``,
+    nu-SVC the ``C`` it amounts to (1/r), nu-SVR the ``epsilon`` it found; then
+    every formulation ``obj = ..., rho = ...`` and ``nSV = ..., nBSV = ...``
+    (bounded support vectors: |coef| at the upper bound). The block solver,
+    which is not LIBSVM's, first reports its own iteration count.
+
+    Examples
+    --------
+    >>> from svmx._specs import KernelSpec, SolveSpec
+    >>> problem = Problem("c_svc", C=np.ones(2), y=np.array([1, -1], np.int8))
+    >>> solve = SolveSpec("smo", 1e-3, 1048576.0, True, -1, 1)
+    >>> solution = solve_problem(np.array([[-1.0], [1.0]]), np.arange(2), problem,
+    ...                          KernelSpec.named("linear"), solve)
+    >>> print(problem_summary(problem, solution), end="")
+    nu = 0.500000
+    obj = -0.500000, rho = 0.000000
+    nSV = 2, nBSV = 0
+    """
+    coef = np.abs(solution.coef)
+    bounds = np.asarray(problem.C, dtype=np.float64)
+    n = coef.size
+    lines = []
+    if solution.solver == "block":
+        lines.append(f"\nblock solver finished, #iter = {solution.n_iter}, "
+                     f"#kernel rows = {solution.n_kernel_rows}")
+    formulation = problem.formulation
+    if formulation in ("c_svc", "epsilon_svr") and n and np.all(bounds == bounds[0]):
+        lines.append(f"nu = {_sequential_sum(coef) / (bounds[0] * n):f}")
+    elif formulation == "nu_svc":
+        lines.append(f"C = {1.0 / solution.r:f}")
+        bounds = bounds * (1.0 / solution.r)
+    elif formulation == "nu_svr":
+        lines.append(f"epsilon = {solution.epsilon:f}")
+    lines.append(f"obj = {solution.obj:f}, rho = {solution.rho:f}")
+    support = coef > 0
+    lines.append(f"nSV = {int(np.count_nonzero(support))}, "
+                 f"nBSV = {int(np.count_nonzero(support & (coef >= bounds[:n])))}")
+    return "\n".join(lines) + "\n"
 
 _NO_FINITE_ANSWER = {
     "nu_svc": "with nu={nu} the solution has no margin (r = 0), which happens when nu is "
@@ -41,7 +172,8 @@ def solve_problem(
 
     nu-SVC divides its solution by the margin r, which is 0 when nu is too
     large for the data (the classes' reduced convex hulls overlap); the
-    binding reports that as ``NO_MARGIN``.
+    binding reports that as ``NO_MARGIN``. With a ``solve.log``, the solver's
+    output and `problem_summary` are written to it.
 
     Examples
     --------
@@ -54,6 +186,8 @@ def solve_problem(
     """
     with np.errstate(divide="ignore", invalid="ignore"):
         solution = _libsvm.train_one(X, rows, problem, kernel, solve)
+        if solve.log is not None and solution.status != _libsvm.NO_MARGIN:
+            solve.log.out(problem_summary(problem, solution))
     if solution.status == _libsvm.NO_MARGIN or not (
         np.isfinite(solution.rho) and np.isfinite(solution.coef).all()
     ):
@@ -94,7 +228,7 @@ def fit_one_vs_one(
     template: Problem,
     kernel: KernelSpec,
     solve: SolveSpec,
-    report: Reporter = None,
+    class_order: np.ndarray | None = None,
 ) -> dict:
     """Train every one-vs-one pair and assemble LIBSVM's layout.
 
@@ -102,10 +236,25 @@ def fit_one_vs_one(
     the formulation (and nu) every pair shares. Under ``solver='auto'`` the
     pairs of a many-class problem share one Gram matrix when it fits the
     cache; 'smo' keeps LIBSVM's per-pair kernel columns.
+
+    ``class_order`` (a permutation of the class indices) is the order in which
+    the pairs are trained and oriented: pair (a, b) of that order solves class
+    ``class_order[a]`` as +1 against ``class_order[b]``, as LIBSVM does with its
+    classes in order of first appearance. The layout returned is always over
+    the classes as given (``class_rows`` order); a pair trained the other way
+    round is turned over exactly (coefficients and rho negated). With a
+    ``solve.log``, the pairs' output is written in training order, then
+    LIBSVM's ``Total nSV`` line.
     """
-    pairs = ovo_pairs(len(class_rows))
+    n_classes = len(class_rows)
+    order = np.arange(n_classes) if class_order is None else np.asarray(class_order)
+    if sorted(order.tolist()) != list(range(n_classes)):
+        raise ValueError(f"class_order must be a permutation of range({n_classes}); "
+                         f"got {order.tolist()}")
+    log = solve.log
+    trained = [(int(order[a]), int(order[b])) for a, b in ovo_pairs(n_classes)]
     names = list(class_names.tolist())  # plain Python values read well in messages
-    threads = min(solve.threads, len(pairs))
+    threads = min(solve.threads, len(trained))
     # Pairs run side by side on `threads` threads, each solve on its share of the rest.
     pair_solve = solve.replace(threads=max(1, solve.threads // threads))
     gram = None
@@ -113,40 +262,49 @@ def fit_one_vs_one(
         gram = shared_gram(matrix, class_rows, kernel, solve.cache_bytes, threads)
     solve_matrix, solve_rows = matrix, class_rows
     if gram is not None:
-        if report:
-            report(f"one {gram.matrix.shape[0]} x {gram.matrix.shape[0]} kernel matrix shared "
-                   f"by {len(pairs)} pairs")
+        if log is not None:
+            log.note(f"one {gram.matrix.shape[0]} x {gram.matrix.shape[0]} kernel matrix "
+                     f"shared by {len(trained)} pairs")
         solve_matrix, kernel = gram.matrix, kernel.as_gram()
         pair_solve = pair_solve.replace(cache_bytes=gram.pair_cache_bytes)
         solve_rows = [gram.position[rows] for rows in class_rows]
+    # On worker threads each pair writes to its own buffer, replayed in training order.
+    logs = [log if log is None or threads == 1 else log.buffered() for _ in trained]
 
-    def solve_pair(pair: tuple[int, int]) -> _libsvm.Solution:
-        i, j = pair
+    def solve_pair(number: int) -> _libsvm.Solution:
+        i, j = trained[number]
         _, problem = pair_problem(template, class_rows, bounds, i, j)
         try:
             return solve_problem(solve_matrix, np.concatenate([solve_rows[i], solve_rows[j]]),
-                                 problem, kernel, pair_solve)
+                                 problem, kernel, pair_solve.replace(log=logs[number]))
         except NonFiniteSolution as error:
             raise NonFiniteSolution(f"Classes {names[i]!r} and {names[j]!r}: {error}") from None
 
     # Each pair is an independent solve that releases the GIL, so threads train
     # several at once; the results do not depend on the thread count.
+    numbers = range(len(trained))
     if threads > 1:
         with ThreadPoolExecutor(max_workers=threads) as pool:
-            results = list(pool.map(solve_pair, pairs))
+            results = list(_replayed(pool.map(solve_pair, numbers), logs, log))
     else:
-        results = map(solve_pair, pairs)
-    solutions = []
-    for number, ((i, j), result) in enumerate(zip(pairs, results, strict=True), start=1):
-        solutions.append(PairSolution(i, j, result.coef, result.rho, result.n_iter,
-                                      result.status))
-        if report:
-            report(f"pair {number}/{len(pairs)} ({names[i]!r} vs {names[j]!r}): "
-                   f"{describe(result)}")
-    return assemble_one_vs_one(class_rows, solutions)
+        results = map(solve_pair, numbers)
+    by_pair = {}
+    for (i, j), result in zip(trained, results, strict=True):
+        coef, rho = result.coef, result.rho
+        if i > j:  # trained as (j, i) of the given order: turn it over
+            n_i = class_rows[i].size
+            coef, rho = -np.concatenate([coef[n_i:], coef[:n_i]]), -rho
+            i, j = j, i
+        by_pair[i, j] = PairSolution(i, j, coef, rho, result.n_iter, result.status)
+    layout = assemble_one_vs_one(class_rows, [by_pair[pair] for pair in ovo_pairs(n_classes)])
+    if log is not None:
+        log.out(f"Total nSV = {layout['support'].size}\n")
+    return layout
 
 
-def describe(solution: _libsvm.Solution) -> str:
-    """One progress line's account of a solution."""
-    return (f"{solution.n_iter} iterations, objective {solution.obj:.6g}, "
-            f"rho {solution.rho:.6g}, {int(np.count_nonzero(solution.coef))} support vectors")
+def _replayed(results, logs: list, log: TrainingLog | None):
+    """The results in order, writing each pair's buffered output as it comes."""
+    for result, buffer in zip(results, logs, strict=True):
+        if log is not None:
+            buffer.replay(log)
+        yield result

@@ -57,7 +57,9 @@ _KERNEL_DOC = """\
     cache_size : float, default=200
         Kernel cache size in MB.
     verbose : bool, default=False
-        Print the solver's progress.
+        Print LIBSVM's training output on stdout, as svm-train and scikit-learn do
+        (``optimization finished, #iter = ...``, ``obj``, ``rho``, ``nSV`` per
+        problem); svmx's own notes go to stderr.
     max_iter : int, default=-1
         Iteration limit per solve; -1 for none.
     solver : {'auto', 'smo', 'block'}, default='auto'

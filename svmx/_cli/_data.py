@@ -12,7 +12,14 @@ import scipy.sparse as sp
 import svmx
 from svmx.datasets import load_svmlight_file
 
-__all__ = ["ESTIMATORS", "build_estimator", "fit_width", "is_classifier", "read_data"]
+__all__ = [
+    "ESTIMATORS",
+    "build_estimator",
+    "fit_width",
+    "is_classifier",
+    "libsvm_class_order",
+    "read_data",
+]
 
 # svm-train's -s and -t numbers.
 ESTIMATORS = (svmx.SVC, svmx.NuSVC, svmx.OneClassSVM, svmx.SVR, svmx.NuSVR)
@@ -22,6 +29,25 @@ KERNELS = ("linear", "poly", "rbf", "sigmoid", "precomputed")
 def is_classifier(svm_type: int) -> bool:
     """Whether ``-s svm_type`` is C-SVC or nu-SVC."""
     return svm_type in (0, 1)
+
+
+def libsvm_class_order(y: np.ndarray) -> list:
+    """The classes in svm-train's order: by first appearance in the training file,
+    except that two classes -1 and +1 with -1 first are swapped, so that +1 is the
+    positive class of the binary problem (LIBSVM's ``svm_group_classes``).
+
+    Examples
+    --------
+    >>> libsvm_class_order(np.array([3.0, 1.0, 3.0, 2.0]))
+    [3.0, 1.0, 2.0]
+    >>> libsvm_class_order(np.array([-1.0, 1.0, 1.0]))
+    [1.0, -1.0]
+    """
+    _, first = np.unique(y, return_index=True)
+    order = y[np.sort(first)].tolist()
+    if order == [-1, 1]:
+        order.reverse()
+    return order
 
 
 def read_data(path: str, precomputed: bool = False) -> tuple[sp.csr_matrix, np.ndarray]:
@@ -67,18 +93,21 @@ def build_estimator(args: argparse.Namespace, n_features: int,
                     class_weight: dict | None = None, verbose: bool = False) -> Any:
     """The svmx estimator that svm-train's options describe (gamma default 1/num_features).
 
-    ``verbose`` prints the solver's progress, as svm-train does without ``-q``.
+    ``n_features`` is svm-train's num_features: the largest feature index in the
+    training file. The solver is SMO, LIBSVM's; ``verbose`` prints its output, as
+    svm-train does without ``-q``.
     """
     kind = ESTIMATORS[args.svm_type]
     if args.probability and not is_classifier(args.svm_type):
         raise ValueError(
             "-b 1 (probability estimates) is available for -s 0 and -s 1 only in svmx"
         )
-    gamma = args.gamma if args.gamma is not None else 1.0 / max(n_features, 1)
+    # svm-train: "-g 0" (its default) means 1/num_features.
+    gamma = args.gamma if args.gamma else 1.0 / max(n_features, 1)
     params: dict[str, Any] = {
         "kernel": KERNELS[args.kernel_type], "degree": args.degree, "gamma": gamma,
         "coef0": args.coef0, "tol": args.tolerance, "cache_size": args.cache_size,
-        "shrinking": bool(args.shrinking), "verbose": verbose,
+        "shrinking": bool(args.shrinking), "verbose": verbose, "solver": "smo",
     }
     if args.svm_type in (0, 3, 4):
         params["C"] = args.cost

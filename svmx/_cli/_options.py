@@ -109,6 +109,16 @@ def _positive_float(text: str) -> float:
     return value
 
 
+def _non_negative_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    if not value >= 0:
+        raise argparse.ArgumentTypeError(f"expected a non-negative number, got {text}")
+    return value
+
+
 def _weight(text: str) -> tuple[float, float]:
     label, _, weight = text.partition(":")
     try:
@@ -134,8 +144,10 @@ def add_model_options(parser: argparse.ArgumentParser) -> None:
                             "the data file); default 2")
     group.add_argument("-d", dest="degree", type=int, default=3, metavar="degree",
                        help="degree of the polynomial kernel (default 3)")
-    group.add_argument("-g", dest="gamma", type=_positive_float, default=None, metavar="gamma",
-                       help="gamma of the kernel (default 1/num_features)")
+    group.add_argument("-g", dest="gamma", type=_non_negative_float, default=None,
+                       metavar="gamma",
+                       help="gamma of the kernel (default, or 0: 1/num_features, the largest "
+                            "feature index of the training file)")
     group.add_argument("-r", dest="coef0", type=float, default=0.0, metavar="coef0",
                        help="coef0 of the kernel (default 0)")
     group.add_argument("-c", dest="cost", type=_positive_float, default=1.0, metavar="cost",

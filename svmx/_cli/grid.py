@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import argparse
 import os
-from collections.abc import Iterator
+import sys
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -72,8 +73,31 @@ def coarse_to_fine(values: np.ndarray) -> list[float]:
     return order
 
 
+# grid.py's options that have no meaning here: svmx draws no contour, runs no svm-train
+# binary and always computes every candidate. Accepted, and ignored with a note.
+IGNORED_OPTIONS = {
+    "gnuplot": "svmx grid draws no contour plot",
+    "png": "svmx grid draws no contour plot",
+    "svmtrain": "svmx grid trains with svmx itself",
+    "resume": "svmx grid computes every candidate again",
+}
+
+
+class GridParser(CommandParser):
+    """grid.py's options; its ``-resume`` takes an optional pathname."""
+
+    def parse_known_args(self, args: Sequence[str] | None = None, namespace=None):
+        tokens = list(sys.argv[1:] if args is None else args)
+        for position, token in enumerate(tokens):
+            # "-resume dataset": the last argument is the dataset, not resume's pathname.
+            if token == "-resume" and (position + 2 >= len(tokens)
+                                       or tokens[position + 1].startswith("-")):
+                tokens[position] = "-resume="
+        return super().parse_known_args(tokens, namespace)
+
+
 def make_parser(prog: str) -> argparse.ArgumentParser:
-    parser = CommandParser(prog=prog, description=DESCRIPTION, add_help=False,
+    parser = GridParser(prog=prog, description=DESCRIPTION, add_help=False,
                            allow_abbrev=False,
                            usage="%(prog)s [grid_options] [svm_options] dataset")
     group = parser.add_argument_group("grid options (as LIBSVM's grid.py)")
@@ -92,6 +116,15 @@ def make_parser(prog: str) -> argparse.ArgumentParser:
                             "directory); null: nowhere")
     group.add_argument("-q", dest="quiet", action="store_true",
                        help="no progress bar on standard error")
+    group.add_argument("-gnuplot", dest="gnuplot", default=None,
+                       metavar="{pathname | null}", help="accepted and ignored (no plot)")
+    group.add_argument("-png", dest="png", default=None, metavar="pathname",
+                       help="accepted and ignored (no plot)")
+    group.add_argument("-svmtrain", dest="svmtrain", default=None, metavar="pathname",
+                       help="accepted and ignored (svmx trains itself)")
+    group.add_argument("-resume", dest="resume", nargs="?", const="", default=None,
+                       metavar="pathname", help="accepted and ignored (every candidate is "
+                                                "computed again)")
     add_model_options(parser)
     parser.add_argument("--help", action="help", help="show this help message and exit")
     parser.add_argument("dataset", help="LIBSVM data file")
@@ -128,6 +161,9 @@ def _rate(y: np.ndarray, predicted: np.ndarray, regression: bool) -> float:
 def run(args: argparse.Namespace) -> int:
     if args.log2c is None and args.log2g is None:
         raise ValueError("-log2c and -log2g cannot both be null")
+    for name, reason in IGNORED_OPTIONS.items():
+        if getattr(args, name) is not None:
+            print(f"svmx grid: note: -{name} is ignored ({reason})", file=sys.stderr)
     precomputed = args.kernel_type == 4
     if args.log2g is not None and args.kernel_type in (0, 4):
         args.log2g = None  # linear and precomputed kernels have no gamma
@@ -135,8 +171,9 @@ def run(args: argparse.Namespace) -> int:
     classification = is_classifier(args.svm_type)
     regression = args.svm_type in (3, 4)
     classes = np.unique(y).tolist() if classification else []
-    estimator = build_estimator(args, X.shape[1], class_weights(args.weights, classes, print))
-    X = X.toarray()
+    estimator = build_estimator(args, X.shape[1], class_weights(
+        args.weights, classes, lambda message: print(message, file=sys.stderr)))
+    # X stays CSR: every fit trains on sparse rows.
     c_values = coarse_to_fine(args.log2c) if args.log2c is not None else [None]
     g_values = coarse_to_fine(args.log2g) if args.log2g is not None else [None]
     candidates = [(c, g) for c in c_values for g in g_values]

@@ -9,7 +9,7 @@ import sys
 import numpy as np
 
 from svmx._cli._crossval import fold_predictions, make_folds, report_lines
-from svmx._cli._data import build_estimator, is_classifier, read_data
+from svmx._cli._data import build_estimator, is_classifier, libsvm_class_order, read_data
 from svmx._cli._options import CommandParser, add_model_options, class_weights
 from svmx.io import save_model
 
@@ -50,23 +50,28 @@ def run(args: argparse.Namespace) -> int:
             f"{args.training_set_file}: with -t 4 each line needs one kernel value per training "
             f"sample ({X.shape[0]}); the largest index is {X.shape[1]}"
         )
-    classes = np.unique(y).tolist() if is_classifier(args.svm_type) else []
-    estimator = build_estimator(args, X.shape[1], class_weights(args.weights, classes, _warn),
-                                verbose=not args.quiet)
-    dense = X.toarray()
+    classifier = is_classifier(args.svm_type)
+    classes = np.unique(y).tolist() if classifier else []
+    # X stays CSR throughout: the engine trains on sparse rows, as svm-train does.
     if args.n_folds is not None:
+        estimator = build_estimator(args, X.shape[1],
+                                    class_weights(args.weights, classes, _warn))
         predicted = np.empty_like(y)
-        for train, test in make_folds(y, args.n_folds, is_classifier(args.svm_type)):
-            predicted[test] = fold_predictions(estimator, dense, y, train, test)
+        for train, test in make_folds(y, args.n_folds, classifier):
+            predicted[test] = fold_predictions(estimator, X, y, train, test)
         for line in report_lines(y, predicted, regression=args.svm_type in (3, 4)):
             print(line)
         return 0
-    estimator.fit(dense) if args.svm_type == 2 else estimator.fit(dense, y)
+    estimator = build_estimator(args, X.shape[1], class_weights(args.weights, classes, _warn),
+                                verbose=not args.quiet)
     model_file = args.model_file or os.path.basename(args.training_set_file) + ".model"
-    # As svm-train, list the classes in order of first appearance: the first wins a tied vote.
-    order = None
-    if is_classifier(args.svm_type):
-        _, first = np.unique(y, return_index=True)
-        order = y[np.sort(first)].tolist()
+    if not classifier:
+        estimator.fit(X) if args.svm_type == 2 else estimator.fit(X, y)
+        save_model(estimator, model_file)
+        return 0
+    # svm-train's class order decides each pair's orientation (and so the solver's
+    # path and output) and the model file's order (the first class wins a tied vote).
+    order = libsvm_class_order(y)
+    estimator._fit_in_class_order(X, y, order)
     save_model(estimator, model_file, class_order=order)
     return 0

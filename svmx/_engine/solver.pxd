@@ -11,6 +11,17 @@ cdef enum SolveStatus:
     SOLVE_BLOCK_NOT_RESERVED = -3
 
 
+# Where a solve writes LIBSVM's training output ('.', '*', "optimization finished, ...",
+# the warnings): write(context, text, to_stderr) is called without the GIL, at most once
+# per shrinking period, so it may take the GIL itself. A NULL log means silence.
+ctypedef void (*LogWrite)(void* context, const char* text, bint to_stderr) noexcept nogil
+
+
+cdef struct SolverLog:
+    LogWrite write
+    void* context
+
+
 cdef struct SolutionInfo:
     double obj
     double rho
@@ -64,10 +75,13 @@ cdef class Solver:
     cdef double* C
     cdef int* active_set
     cdef bint out_of_memory
+    cdef const SolverLog* log
 
     cdef int solve(self, int l, QMatrix Q, const double* p, const signed char* y,
                    double* alpha, const double* C, double eps, bint shrinking,
-                   long max_iter, bint check_signals, SolutionInfo* si) noexcept nogil
+                   long max_iter, bint check_signals, SolutionInfo* si,
+                   const SolverLog* log=*) noexcept nogil
+    cdef void emit(self, const char* text, bint to_stderr) noexcept nogil
     cdef int select_working_set(self, int* out_i, int* out_j) noexcept nogil
     cdef void do_shrinking(self) noexcept nogil
     cdef bint be_shrunk(self, int i, double Gmax1, double Gmax2) noexcept nogil

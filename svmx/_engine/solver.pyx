@@ -16,6 +16,7 @@ of it owed to variables at their upper bound (sum over a_j = C_j of C_j Q_j),
 kept so that G can be rebuilt for shrunk variables.
 """
 
+from libc.stdio cimport snprintf
 from libc.time cimport CLOCKS_PER_SEC, clock, clock_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy
@@ -188,6 +189,11 @@ cdef class Solver:
         else:
             self.alpha_status[i] = FREE
 
+    cdef void emit(self, const char* text, bint to_stderr) noexcept nogil:
+        """Write LIBSVM's training output to the log of this solve, if any."""
+        if self.log != NULL and self.log.write != NULL:
+            self.log.write(self.log.context, text, to_stderr)
+
     cdef const float* column(self, int i, int length) noexcept nogil:
         """Column i of Q; records running out of memory for the main loop."""
         cdef const float* data = self.Q.get_Q(i, length)
@@ -237,6 +243,8 @@ cdef class Solver:
         for j in range(active_size):
             if self.is_free(j):
                 n_free += 1
+        if 2 * n_free < active_size:
+            self.emit(b"\nWARNING: using -h 0 may be faster\n", False)
         # Pick the cheaper direction: inactive columns over the active rows,
         # or the free variables' columns over the inactive rows.
         if <double> n_free * l > 2.0 * active_size * (l - active_size):
@@ -259,11 +267,16 @@ cdef class Solver:
 
     cdef int solve(self, int l, QMatrix Q, const double* p, const signed char* y,
                    double* alpha, const double* C, double eps, bint shrinking,
-                   long max_iter, bint check_signals, SolutionInfo* si) noexcept nogil:
+                   long max_iter, bint check_signals, SolutionInfo* si,
+                   const SolverLog* log=NULL) noexcept nogil:
         """Solve the dual; `alpha` holds the initial point and receives the solution.
 
         `max_iter < 0` means no limit. Returns (and stores in `si.status`) a
-        SolveStatus; `si.n_iter` counts the pair updates made.
+        SolveStatus; `si.n_iter` counts the pair updates made. With a `log`, the
+        solve writes what LIBSVM's Solver::Solve prints: a '.' each time the
+        shrinking counter expires, a '*' at each gradient reconstruction of the
+        main loop, the '-h 0' and max-iterations warnings and the closing
+        "optimization finished" line.
         """
         cdef int i, j, k, counter
         cdef long n_iter = 0
@@ -273,6 +286,7 @@ cdef class Solver:
         cdef const float* Q_j
         cdef double C_i, C_j, old_alpha_i, old_alpha_j, delta_alpha_i, delta_alpha_j
         cdef double objective
+        cdef char line[64]
         si.status = SOLVE_OK
         si.n_iter = 0
         si.n_kernel_rows = 0
@@ -284,6 +298,7 @@ cdef class Solver:
         self.eps = eps
         self.unshrink = False
         self.out_of_memory = False
+        self.log = log
         self.QD = &Q.QD[0]
         self.y = <signed char*> malloc(l * sizeof(signed char))
         self.G = <double*> malloc(l * sizeof(double))
@@ -328,6 +343,7 @@ cdef class Solver:
                 counter = min(l, 1000)
                 if shrinking:
                     self.do_shrinking()
+                self.emit(b".", False)
             if (check_signals and (n_iter & 63) == 0 and time_to_check_signals(&last_check)
                     and signals_pending()):
                 si.status = SOLVE_INTERRUPTED
@@ -335,6 +351,7 @@ cdef class Solver:
             if self.select_working_set(&i, &j) != 0:
                 self.reconstruct_gradient()
                 self.active_size = l
+                self.emit(b"*", False)
                 if self.select_working_set(&i, &j) != 0:
                     converged = True
                     break
@@ -393,10 +410,15 @@ cdef class Solver:
             # Rebuild the whole gradient so that rho and the objective are sound.
             self.reconstruct_gradient()
             self.active_size = l
+            if si.status == SOLVE_MAX_ITER:
+                self.emit(b"*", False)
         if self.out_of_memory:
             si.status = SOLVE_OUT_OF_MEMORY
+            self.log = NULL
             self.release()
             return si.status
+        if si.status == SOLVE_MAX_ITER:
+            self.emit(b"\nWARNING: reaching max number of iterations\n", True)
 
         si.rho = self.calculate_rho(si)
         objective = 0.0
@@ -406,6 +428,10 @@ cdef class Solver:
         for i in range(l):
             alpha[self.active_set[i]] = self.alpha[i]
         si.n_iter = n_iter
+        if si.status == SOLVE_OK or si.status == SOLVE_MAX_ITER:
+            snprintf(line, sizeof(line), b"\noptimization finished, #iter = %ld\n", n_iter)
+            self.emit(line, False)
+        self.log = NULL
         self.release()
         return si.status
 
@@ -494,6 +520,7 @@ cdef class Solver:
             self.unshrink = True
             self.reconstruct_gradient()
             self.active_size = self.l
+            self.emit(b"*", False)
         i = 0
         while i < self.active_size:
             if self.be_shrunk(i, Gmax1, Gmax2):
@@ -608,6 +635,7 @@ cdef class SolverNU(Solver):
                         Gmax2 = self.G[i]
                 elif self.G[i] > Gmax3:
                     Gmax3 = self.G[i]
+        # Unlike Solver's, LIBSVM's Solver_NU prints no '*' when it unshrinks.
         if not self.unshrink and max(Gmax1 + Gmax2, Gmax3 + Gmax4) <= self.eps * 10:
             self.unshrink = True
             self.reconstruct_gradient()

@@ -6,7 +6,8 @@
 # returns its status (SOLVE_OK, SOLVE_MAX_ITER, SOLVE_OUT_OF_MEMORY, SOLVE_INTERRUPTED, and
 # from BlockSolver also SOLVE_BLOCK_NOT_RESERVED).
 # SolverNU adds the second equality constraint of nu-SVC and nu-SVR. solve runs without the
-# GIL (it takes it briefly only when check_signals is true).
+# GIL (it takes it briefly only when check_signals is true). Its optional last argument, a
+# SolverLog (NULL: silence), receives LIBSVM's training output.
 
 from svmx._engine.solver cimport (
     SOLVE_BLOCK_NOT_RESERVED,
@@ -14,8 +15,10 @@ from svmx._engine.solver cimport (
     SOLVE_MAX_ITER,
     SOLVE_OK,
     SOLVE_OUT_OF_MEMORY,
+    LogWrite,
     SolutionInfo,
     Solver,
+    SolverLog,
     SolverNU,
     SolveStatus,
 )

@@ -92,3 +92,19 @@ def test_demo_writes_the_plot(tmp_path, capsys):
     assert main(["demo", "--output", str(path)]) == 0
     assert capsys.readouterr().out.splitlines()[-1] == f"plot written to {path}"
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_grid_accepts_grid_py_options_it_ignores(data_file, tmp_path, capsys):
+    # "-gnuplot null" once failed as "-g nuplot"; grid.py's -resume takes an optional path.
+    args = ["grid", "-log2c", "0,1,1", "-log2g", "-1,-1,1", "-v", "3", "-q",
+            "-gnuplot", "null", "-png", "plot.png", "-svmtrain", "/usr/bin/svm-train",
+            "-out", str(tmp_path / "results.txt"), "-resume", data_file]
+    assert main(args) == 0
+    captured = capsys.readouterr()
+    for option in ("-gnuplot", "-png", "-svmtrain", "-resume"):
+        assert f"svmx grid: note: {option} is ignored" in captured.err
+    assert len(captured.out.splitlines()) == 3
+    assert (tmp_path / "results.txt").read_text().count("rate=") == 2
+    assert main(["grid", "-log2c", "0,0,1", "-log2g", "null", "-v", "3", "-q",
+                 "-resume", "previous.out", data_file]) == 0
+    assert "-resume is ignored" in capsys.readouterr().err

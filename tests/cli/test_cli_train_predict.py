@@ -63,7 +63,11 @@ def test_model_file_is_read_by_libsvm_and_default_name(workdir, capsys):
     assert main(["train", "-q", "-t", "1", "-d", "2", "-r", "1", "-c", "4", data]) == 0
     model = svmutil.svm_load_model(str(workdir / "blobs.txt.model"))
     ours = load_model(workdir / "blobs.txt.model")
-    assert model.get_labels() == list(dict.fromkeys(y.tolist()))  # first appearance
+    # svm-train's order: first appearance, except that -1 before +1 is swapped (here -1
+    # comes first, and the file says "label 1 -1", as svm-train's does).
+    assert y[0] == -1 and model.get_labels() == [1, -1]
+    y_list, x_list = svmutil.svm_read_problem(data)
+    assert model.get_labels() == svmutil.svm_train(y_list, x_list, "-q").get_labels()
     assert ours.kernel == "poly" and ours.degree == 2
     assert main(["predict", "-q", data, "blobs.txt.model", "pred.txt"]) == 0
     assert capsys.readouterr().out == ""  # -q
@@ -148,12 +152,20 @@ def test_class_weights_option(workdir, capsys):
     import svmx
 
     X_loaded, y_loaded = load_svmlight_file(data)
-    direct = svmx.SVC(gamma=1 / 3, class_weight={-1.0: 5.0, 1.0: 0.5}).fit(X_loaded, y_loaded)
+    # svm-train trains in its class order (+1 first here), which svmx train follows.
+    direct = svmx.SVC(gamma=1 / 3, class_weight={-1.0: 5.0, 1.0: 0.5}, solver="smo")
+    direct._fit_in_class_order(X_loaded, y_loaded, [1.0, -1.0])
     loaded = load_model(workdir / "w.model", n_features=3)
     sign = 1.0 if loaded.classes_.tolist() == direct.classes_.tolist() else -1.0
     # The model file holds the support vectors with 8 significant digits, as LIBSVM's does.
     np.testing.assert_allclose(sign * loaded.decision_function(X), direct.decision_function(X),
                                atol=1e-6)
+    y_list, x_list = svmutil.svm_read_problem(data)
+    reference = svmutil.svm_train(y_list, x_list, "-q -w-1 5 -w1 0.5")
+    _, _, values = svmutil.svm_predict(y_list, x_list, reference, "-q")
+    # Both positive for class +1 (svmx: classes_[1]; LIBSVM: its first label).
+    assert direct.classes_.tolist() == [-1, 1] and reference.get_labels() == [1, -1]
+    np.testing.assert_allclose(direct.decision_function(X), np.ravel(values), atol=1e-9)
 
 
 def test_precomputed_kernel(workdir, capsys):
