@@ -47,6 +47,9 @@ cdef class DenseRows32(Rows):
     """A C-contiguous float32 copy of the rows, swapped in place (float64 results)."""
     cdef float[:, ::1] data
     cdef float[::1] block_buffer
+    # Block rows reserve_block made room for (0 until it is called); a plain int, so the
+    # check reads no memoryview that was never assigned.
+    cdef Py_ssize_t reserved_rows
     cdef float[:, ::1] gathered
     cdef float[::1] gathered_t  # the block's transpose, (n_features x padded n_which)
 
@@ -59,6 +62,7 @@ cdef class CsrRows(Rows):
     cdef Py_ssize_t[::1] order
     cdef double[::1] scattered
     # dot_block's map from a feature to its row in the block's dense transpose (-1: none).
+    cdef bint reserved
     cdef int[::1] feature_slot
 
 

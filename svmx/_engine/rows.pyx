@@ -288,7 +288,7 @@ cdef class DenseRows32(Rows):
         cdef const float* data
         cdef const float* block
         cdef const double* row_sq_norms = &self.sq_norms[0]
-        if n_which > self.gathered.shape[0]:
+        if n_which > self.reserved_rows:
             return BLOCK_NOT_RESERVED
         if n_features <= OWN_PRODUCT_MAX_FEATURES:
             # gathered_t holds the transpose: (n_features x stride), row-major, with
@@ -326,6 +326,7 @@ cdef class DenseRows32(Rows):
                                  dtype=np.float32)
         self.gathered_t = np.empty(max(1, (n_which + 15) // 16 * 16 * self.n_features),
                                    dtype=np.float32)
+        self.reserved_rows = max(n_which, 1)
 
     cdef double entry(self, Py_ssize_t i, Py_ssize_t column) noexcept nogil:
         return self.data[i, column]
@@ -407,8 +408,8 @@ cdef class CsrRows(Rows):
         cdef const Py_ssize_t* order
         cdef const int* slots
         cdef const double* row_sq_norms
-        # Not `feature_slot is None`: a memoryview never assigned is empty, not None.
-        if self.feature_slot.shape[0] == 0:
+        # A flag, not the memoryview: reading one never assigned fails in a debug build.
+        if not self.reserved:
             return BLOCK_NOT_RESERVED
         used = <int*> malloc(max(1, self.n_features) * sizeof(int))
         if used == NULL:
@@ -454,6 +455,7 @@ cdef class CsrRows(Rows):
     def reserve_block(self, int n_which):
         """Make room for `dot_block` calls (one int per feature)."""
         self.feature_slot = np.full(max(self.n_features, 1), -1, dtype=np.int32)
+        self.reserved = True
 
     cdef double dot(self, Py_ssize_t i, Py_ssize_t j) noexcept nogil:
         cdef Py_ssize_t a = self.indptr[self.order[i]], a_end = self.indptr[self.order[i] + 1]
