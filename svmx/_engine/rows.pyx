@@ -373,6 +373,10 @@ cdef class CsrRows(Rows):
         # meeting at a barrier that often stall whenever another process holds a
         # core (measured: 25x slower training on reuters with a busy core).
         cdef Py_ssize_t t, k, row = self.order[i]
+        if self.values.shape[0] == 0:  # no stored entry at all: every product is 0
+            for t in range(start, end):
+                out[t - start] = 0.0
+            return
         for k in range(self.indptr[row], self.indptr[row + 1]):
             self.scattered[self.indices[k]] = self.values[k]
         for t in range(start, end):
@@ -430,8 +434,9 @@ cdef class CsrRows(Rows):
                     transposed[<Py_ssize_t> self.feature_slot[self.indices[k]] * n_which + b] = \
                         <float> self.values[k]
             # Raw pointers for the parallel loop (see dot_column).
-            values = &self.values[0]
-            indices = &self.indices[0]
+            # NULL when nothing is stored (then no entry is read).
+            values = &self.values[0] if self.values.shape[0] > 0 else NULL
+            indices = &self.indices[0] if self.indices.shape[0] > 0 else NULL
             indptr = &self.indptr[0]
             order = &self.order[0]
             slots = &self.feature_slot[0]
