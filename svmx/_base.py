@@ -63,35 +63,90 @@ COMMON_CONSTRAINTS: dict[str, list] = {
                Interval("integral", 1, None, closed="left")],
 }
 
-# Rows per chunk when a statistic of X is accumulated without a full-size temporary.
-STATISTICS_CHUNK_ROWS = 4096
+# numpy sums a contiguous float64 run pairwise: a run of n > 128 entries is split at
+# n // 2 - (n // 2) % 8 and the halves' sums are added (numpy/_core/src/umath/
+# loops_utils.h.src, ``pairwise_sum``); ``X.sum()`` and ``X.var()`` of a C-contiguous
+# float64 array sum all its entries as one such run. `_pairwise_total` follows the same
+# splits down to leaves of this many entries and lets numpy sum each leaf, so its total is
+# numpy's, bit for bit, while only one leaf at a time is converted to float64.
+PAIRWISE_LEAF_ENTRIES = 1 << 16
+
+
+def _pairwise_total(leaf_sum: Callable[[int, int], float], start: int, count: int) -> float:
+    """The sum of entries [start, start + count) in numpy's pairwise order.
+
+    ``leaf_sum(start, count)`` must return numpy's sum of a float64 run of those entries.
+    """
+    if count <= PAIRWISE_LEAF_ENTRIES:
+        return leaf_sum(start, count)
+    half = count // 2
+    half -= half % 8
+    return _pairwise_total(leaf_sum, start, half) + _pairwise_total(
+        leaf_sum, start + half, count - half
+    )
 
 
 def variance_of_entries(X: Any) -> float:
-    """The variance of all entries of X (zeros included), in float64.
+    """The variance of all entries of X (zeros included), as scikit-learn's gamma='scale'.
 
-    Dense X takes two passes over row chunks, so no temporary the size of X is
-    made (``X.var()`` would make one, in float64 even for float32 X); sparse X
-    uses E[X^2] - E[X]^2 over the stored entries.
+    The result is bit for bit what scikit-learn computes for the same input: it
+    converts X to float64 (C order; CSR for sparse X) and takes ``X.var()`` for
+    dense X, ``X.multiply(X).mean() - X.mean() ** 2`` for sparse X.
+
+    Dense X is not copied whole: numpy's ``X.var()`` is ``sum((X - mean)**2) / size``
+    with ``mean = X.sum() / size``, both sums pairwise over the C-order entries, and
+    both are formed here leaf by leaf in numpy's order, from float64 temporaries of
+    at most ``PAIRWISE_LEAF_ENTRIES`` entries (float64 X needs none for the mean).
+    This depends on how numpy (tested with 2.x) sums a contiguous run;
+    ``tests/test_gamma_scale.py`` checks it over many shapes. Sparse X makes
+    temporaries of its stored entries, as scikit-learn does.
+
+    Parameters
+    ----------
+    X : ndarray or sparse matrix of shape (n_samples, n_features)
+        Dense X as `svmx._validation.validate_X` returns it: C-contiguous float64 or
+        float32; sparse X in CSR form, float64 or float32.
+
+    Returns
+    -------
+    float
 
     Examples
     --------
     >>> variance_of_entries(np.array([[0.0, 2.0], [4.0, 6.0]]))
     5.0
+    >>> X = np.random.default_rng(0).normal(size=(300, 7))
+    >>> bool(variance_of_entries(X) == X.var())
+    True
     """
-    size = X.shape[0] * X.shape[1]
     if sp.issparse(X):
-        mean = float(X.sum(dtype=np.float64)) / size
-        return float(X.multiply(X).sum(dtype=np.float64)) / size - mean**2
-    chunks = range(0, X.shape[0], STATISTICS_CHUNK_ROWS)
-    total = sum(float(X[i : i + STATISTICS_CHUNK_ROWS].sum(dtype=np.float64)) for i in chunks)
-    mean = total / size
-    squares = 0.0
-    for i in chunks:
-        centred = X[i : i + STATISTICS_CHUNK_ROWS].astype(np.float64) - mean
-        squares += float(np.einsum("ij,ij->", centred, centred))
-    return squares / size
+        X = sp.csr_matrix(X) if X.format != "csr" else X
+        if X.dtype != np.float64:
+            X = X.astype(np.float64)
+        return float(X.multiply(X).mean() - X.mean() ** 2)
+    entries = np.ascontiguousarray(X).reshape(-1)
+    size = entries.size
+    buffer = np.empty(min(size, PAIRWISE_LEAF_ENTRIES), dtype=np.float64)
 
+    def leaf_sum(start: int, count: int) -> float:
+        run = entries[start : start + count]
+        if run.dtype != np.float64:
+            run = buffer[:count]
+            run[...] = entries[start : start + count]
+        return float(np.add.reduce(run))
+
+    mean = _pairwise_total(leaf_sum, 0, size) / size
+
+    def squared_deviations(start: int, count: int) -> float:
+        run = buffer[:count]
+        # float32 entries become float64 first: subtracting the mean from them would
+        # round in float32 (numpy computes float32 - Python float in float32).
+        run[...] = entries[start : start + count]
+        np.subtract(run, mean, out=run)
+        np.multiply(run, run, out=run)
+        return float(np.add.reduce(run))
+
+    return _pairwise_total(squared_deviations, 0, size) / size
 
 
 class BaseLibSVM(BaseEstimator):

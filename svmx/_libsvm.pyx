@@ -16,6 +16,7 @@ after the GIL is taken back.
 """
 
 from cpython.exc cimport PyErr_Occurred
+from libc.math cimport isfinite
 
 import threading
 
@@ -63,7 +64,9 @@ __all__ = [
 # Solution.status: how a solve ended.
 SOLVED = 0      # the optimality gap reached tol
 MAX_ITER = 1    # stopped at max_iter (or, for the block solver, when no pair could move)
-NO_MARGIN = 2   # nu-SVC whose margin r is 0: nu is too large for the data; coef is unscaled
+# nu-SVC whose offset r is 0 (or not finite): nothing to rescale by; coef is unscaled.
+# A negative r is rescaled, as LIBSVM does.
+NO_MARGIN = 2
 
 
 cdef class Solution:
@@ -337,7 +340,10 @@ cdef Solution train_nu_svc(X, rows, problem, kernel, solve):
     info = run_smo(SolverNU(), Q, np.zeros(l, dtype=np.float64), y, alpha, C, solve)
     coef = alpha * np.asarray(y, dtype=np.float64)
     r = info.r
-    if not r > 0:
+    # LIBSVM divides by r whatever its sign: r < 0 (a kernel that is not positive
+    # semi-definite, such as some sigmoids) still gives a finite model, and it is
+    # LIBSVM's. Only r = 0 (or a non-finite r) leaves nothing to divide by.
+    if r == 0 or not isfinite(r):
         solution = solution_of(&info, coef, "smo")
         solution.status = NO_MARGIN
         return solution

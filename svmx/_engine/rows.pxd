@@ -36,6 +36,7 @@ cdef class Rows:
     cdef int block_products(self, const int* which, int n_which, float* out, Py_ssize_t ld,
                             const KernelParams* params,
                             const double* block_sq_norms) noexcept nogil
+    cdef void fill_sq_norms(self) noexcept nogil
 
 
 cdef class DenseRows(Rows):

@@ -92,6 +92,15 @@ cdef class Rows:
     cdef double dot(self, Py_ssize_t i, Py_ssize_t j) noexcept nogil:
         return 0.0
 
+    cdef void fill_sq_norms(self) noexcept nogil:
+        """sq_norms[t] = dot(t, t): LIBSVM's x_square is its own dot(x, x), so the
+        squared norms are summed in the same order as every other `dot` and an RBF
+        diagonal exp(-gamma (|x|^2 + |x|^2 - 2 x.x)) is exactly 1 (a sum in another
+        order, such as np.einsum's, leaves a few ulps and moves the solver's path)."""
+        cdef Py_ssize_t t
+        for t in range(self.n_rows):
+            self.sq_norms[t] = self.dot(t, t)
+
     cdef double entry(self, Py_ssize_t i, Py_ssize_t column) noexcept nogil:
         return 0.0
 
@@ -192,7 +201,9 @@ cdef class DenseRows(Rows):
         self.data = data
         self.n_rows = data.shape[0]
         self.n_features = data.shape[1]
-        self.sq_norms = np.einsum("ij,ij->i", data, data)
+        self.sq_norms = np.empty(self.n_rows, dtype=np.float64)
+        with nogil:
+            self.fill_sq_norms()
 
     cdef void dot_column(self, Py_ssize_t i, Py_ssize_t start, Py_ssize_t end,
                          double* out) noexcept nogil:
@@ -239,7 +250,9 @@ cdef class DenseRows32(Rows):
         self.data = data
         self.n_rows = data.shape[0]
         self.n_features = data.shape[1]
-        self.sq_norms = np.einsum("ij,ij->i", data, data, dtype=np.float64)
+        self.sq_norms = np.empty(self.n_rows, dtype=np.float64)
+        with nogil:
+            self.fill_sq_norms()
         self.block_buffer = np.empty(max(1, BLAS_BLOCK_ENTRIES // max(1, data.shape[1])),
                                      dtype=np.float32)
 
@@ -352,8 +365,6 @@ cdef class CsrRows(Rows):
 
     def __cinit__(self, const double[::1] values, const int[::1] indices,
                   const long long[::1] indptr, Py_ssize_t n_features):
-        cdef Py_ssize_t r, k
-        cdef double[::1] norms
         self.values = values
         self.indices = indices
         self.indptr = indptr
@@ -361,11 +372,10 @@ cdef class CsrRows(Rows):
         self.n_features = n_features
         self.order = np.arange(self.n_rows, dtype=np.intp)
         self.scattered = np.zeros(max(n_features, 1), dtype=np.float64)
-        norms = np.zeros(self.n_rows, dtype=np.float64)
-        for r in range(self.n_rows):
-            for k in range(indptr[r], indptr[r + 1]):
-                norms[r] += values[k] * values[k]
-        self.sq_norms = norms
+        # LIBSVM's sparse dot(x, x): the stored entries' squares summed in order.
+        self.sq_norms = np.empty(self.n_rows, dtype=np.float64)
+        with nogil:
+            self.fill_sq_norms()
 
     cdef void dot_column(self, Py_ssize_t i, Py_ssize_t start, Py_ssize_t end,
                          double* out) noexcept nogil:
