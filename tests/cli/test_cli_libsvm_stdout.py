@@ -183,10 +183,7 @@ def test_estimator_verbose_prints_libsvm_output(shared_data_dir, capsys):
                                plain.decision_function(X[:50]), atol=1e-3)
 
 
-@pytest.mark.parametrize("dense", [False, pytest.param(True, marks=pytest.mark.xfail(
-    reason="dense rows round kernel values differently from LIBSVM's sparse dot products, "
-           "which changes the SMO path (dense arithmetic parity is being fixed separately)",
-    strict=False))], ids=["csr", "dense"])
+@pytest.mark.parametrize("dense", [False, True], ids=["csr", "dense"])
 def test_regressor_verbose_prints_libsvm_output(shared_data_dir, capsys, dense):
     path = _shared(shared_data_dir, "housing_scale")
     expected = libsvm_stdout(path, "-s 3 -c 4")
