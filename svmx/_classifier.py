@@ -7,11 +7,12 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
+from svmx import _libsvm
 from svmx._base import COMMON_CONSTRAINTS, BaseLibSVM
 from svmx._estimator import ClassifierMixin
 from svmx._fitted import FittedModel, write_fitted_state
 from svmx._layout import ovr_from_ovo, vote
-from svmx._probability import coupled_probabilities, fit_pairwise_sigmoids
+from svmx._probability import PairSigmoids, coupled_probabilities
 from svmx._specs import Problem
 from svmx._training import fit_one_vs_one
 from svmx._validation import (
@@ -133,16 +134,12 @@ class BaseSVC(ClassifierMixin, BaseLibSVM):
         self._check_feasible(class_rows, bounds, classes)
 
         template = self._pair_template()
+        # LIBSVM fits each pair's sigmoid just before training the pair (and prints the
+        # folds' training output first).
+        sigmoids = PairSigmoids(matrix, kernel, self.random_state) if self.probability else None
         layout = fit_one_vs_one(matrix, class_rows, bounds, classes, template, kernel, solve,
-                                self._class_positions(classes, class_order))
-        prob_a = prob_b = np.empty(0, dtype=np.float64)
-        if self.probability:
-            # Silent: LIBSVM's output for its own (differently shuffled) folds cannot be
-            # reproduced, and other folds' output would only mislead.
-            prob_a, prob_b = fit_pairwise_sigmoids(
-                matrix, class_rows, bounds, template, kernel, solve.replace(log=None),
-                self.random_state
-            )
+                                self._class_positions(classes, class_order), sigmoids)
+        prob_a, prob_b = layout["prob_a"], layout["prob_b"]
         write_fitted_state(self, FittedModel(
             support=layout["support"],
             support_vectors=self._support_vectors_of(X, layout["support"]),
@@ -227,6 +224,24 @@ class BaseSVC(ClassifierMixin, BaseLibSVM):
                 "refit with probability=True"
             )
         return True
+
+    def _libsvm_ovo_values(self, X: Any) -> np.ndarray:
+        """One-vs-one decision values computed as LIBSVM's svm_predict_values, to the
+        last bit, in LIBSVM's orientation over ``classes_`` (pair (i, j) positive for
+        class i).
+
+        Slower than `decision_function` (one kernel value at a time, as LIBSVM);
+        ``svmx predict`` takes its labels and probabilities from these, so that its
+        output file is svm-predict's byte for byte. With a precomputed kernel, X holds
+        the kernel against every training sample.
+        """
+        X = self._check_predict_input(X)
+        if callable(self.kernel):
+            raise ValueError("LIBSVM's arithmetic needs a built-in or precomputed kernel")
+        vectors = self.support_ if self.kernel == "precomputed" else self.support_vectors_
+        return _libsvm.libsvm_ovo_values(X, vectors, self._dual_coef_, self._n_support,
+                                         -np.asarray(self._intercept_, dtype=np.float64),
+                                         self._fitted_kernel())
 
     @available_if("_check_probability")
     def predict_proba(self, X: Any) -> np.ndarray:

@@ -82,8 +82,10 @@ def assemble_one_vs_one(class_rows: list[np.ndarray], solutions: list[PairSoluti
             (class_rows[i], solution.coef[:n_first], j - 1),
             (class_rows[j], solution.coef[n_first:], i),
         ):
-            nonzero = coef != 0
-            dual_coef[row, position[rows[nonzero]]] = coef[nonzero]
+            # Every support vector's coefficient, zeros too: LIBSVM keeps their sign
+            # (alpha * y is -0 for a class trained as -1), and so does its model file.
+            kept = is_support[rows]
+            dual_coef[row, position[rows[kept]]] = coef[kept]
     return {
         "support": support,
         "n_support": np.array([rows.size for rows in per_class], dtype=np.int32),

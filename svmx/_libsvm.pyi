@@ -13,6 +13,7 @@ SPARSE_BLOCK_DENSITY: float
 SOLVED: int
 MAX_ITER: int
 NO_MARGIN: int
+MIN_PROB: float
 
 class Solution:
     @property
@@ -61,4 +62,11 @@ def kernel_matrix(
     *,
     X_sq_norms: ArrayLike | None = None,
     Y_sq_norms: ArrayLike | None = None,
+) -> NDArray[np.float64]: ...
+def libsvm_decision_values(
+    X: Any, support_vectors: Any, coef: ArrayLike, rho: float, kernel: KernelSpec
+) -> NDArray[np.float64]: ...
+def libsvm_ovo_values(
+    X: Any, support_vectors: Any, dual_coef: ArrayLike, n_support: ArrayLike, rho: ArrayLike,
+    kernel: KernelSpec,
 ) -> NDArray[np.float64]: ...

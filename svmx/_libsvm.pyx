@@ -39,8 +39,10 @@ from svmx._engine.solver cimport (
     SolverNU,
 )
 
+from svmx._engine.libsvm_values import libsvm_decision_values as _libsvm_decision_values
+from svmx._engine.libsvm_values import libsvm_ovo_values as _libsvm_ovo_values
 from svmx._engine.platt import pairwise_coupling as _pairwise_coupling
-from svmx._engine.platt import sigmoid_predict_py, sigmoid_train_py
+from svmx._engine.platt import MIN_PROB, sigmoid_predict_py, sigmoid_train_py
 from svmx._engine.predict import decision_values as _engine_decision_values
 from svmx._engine.predict import serves as _engine_serves
 from svmx._specs import KERNEL_TYPES
@@ -349,7 +351,8 @@ cdef Solution train_nu_svc(X, rows, problem, kernel, solve):
         return solution
     info.rho /= r
     info.obj /= r * r
-    return solution_of(&info, coef / r, "smo")
+    # alpha_i * (y_i / r), LIBSVM's rounding (not alpha_i y_i / r).
+    return solution_of(&info, alpha * (np.asarray(y, dtype=np.float64) / r), "smo")
 
 
 cdef Solution train_one_class(X, rows, problem, kernel, solve, str engine):
@@ -491,6 +494,46 @@ def decision_values(X, support_vectors, dual_coef, n_support, kernel, int n_thre
     return _engine_decision_values(
         X, support_vectors, dual_coef, n_support, kernel_type=kernel.kernel_type,
         degree=kernel.degree, gamma=kernel.gamma, coef0=kernel.coef0, n_threads=n_threads,
+    )
+
+
+def libsvm_decision_values(X, support_vectors, coef, double rho, kernel):
+    """One decision function's values computed exactly as LIBSVM's svm_predict_values.
+
+    ``coef`` has one coefficient per support vector, in the model's order; with a
+    precomputed ``kernel``, X is the kernel against the training samples and
+    ``support_vectors`` the support vectors' column indices. Slower than
+    `decision_values`: for where svmx must give LIBSVM's numbers to the last bit.
+
+    Examples
+    --------
+    >>> from svmx._specs import KernelSpec
+    >>> libsvm_decision_values(np.array([[2.0, 1.0]]), np.array([[1.0, 0.0], [0.0, 1.0]]),
+    ...                        np.array([1.0, -1.0]), 0.5, KernelSpec.named("linear")).tolist()
+    [0.5]
+    """
+    return _libsvm_decision_values(
+        X, support_vectors, coef, rho, kernel_type=kernel.kernel_type, degree=kernel.degree,
+        gamma=kernel.gamma, coef0=kernel.coef0,
+    )
+
+
+def libsvm_ovo_values(X, support_vectors, dual_coef, n_support, rho, kernel):
+    """A classifier's one-vs-one decision values computed exactly as LIBSVM's.
+
+    ``dual_coef``, ``n_support`` and ``rho`` in LIBSVM's layout and class order.
+
+    Examples
+    --------
+    >>> from svmx._specs import KernelSpec
+    >>> libsvm_ovo_values(np.array([[2.0, 1.0]]), np.array([[1.0, 0.0], [0.0, 1.0]]),
+    ...                   np.array([[1.0, -1.0]]), np.array([1, 1]), np.array([0.5]),
+    ...                   KernelSpec.named("linear")).tolist()
+    [[0.5]]
+    """
+    return _libsvm_ovo_values(
+        X, support_vectors, dual_coef, n_support, rho, kernel_type=kernel.kernel_type,
+        degree=kernel.degree, gamma=kernel.gamma, coef0=kernel.coef0,
     )
 
 

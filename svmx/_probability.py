@@ -1,11 +1,18 @@
-"""Probability outputs of SVC and NuSVC: Platt sigmoids per pair, coupled over classes.
+"""LIBSVM's probability models: Platt sigmoids per pair, SVR's Laplace scale, one-class marks.
 
 For each one-vs-one pair, decision values come from an internal 5-fold
 cross-validation on that pair's samples (shuffled by a generator seeded from
 the estimator's ``random_state``), and Platt's sigmoid is fitted to them
 (Platt 1999; Lin, Lin & Weng 2007). At prediction the pairwise
 probabilities are coupled into one distribution per sample (Wu, Lin & Weng
-2004, method 2).
+2004, method 2). With a :class:`~svmx.preprocessing.GlibcRand` as the
+random state, the folds are svm-train's and, on sparse input, every number is
+LIBSVM's to the last bit (svm-train -b 1).
+
+``svmx train -b 1`` also fits LIBSVM's two other probability models: for
+epsilon- and nu-SVR the scale of a Laplace distribution of the error
+(`laplace_scale`, from a 5-fold cross-validation), for one-class SVM LIBSVM
+3.37's ten density marks on the training decision values (`density_marks`).
 
 The argmax of ``predict_proba`` can disagree with ``predict``: the latter
 votes on the decision values, the former ranks coupled cross-validated
@@ -24,33 +31,87 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+import scipy.sparse as sp
 
 from svmx import _libsvm
+from svmx._glibc_rand import GlibcRand
 from svmx._layout import ovo_pairs
 from svmx._random import numpy_generator
 from svmx._specs import KernelSpec, Problem, SolveSpec
-from svmx._training import NonFiniteSolution, pair_problem, solve_problem
+from svmx._training import NonFiniteSolution, solve_problem
 
-__all__ = ["N_FOLDS", "coupled_probabilities", "fit_pairwise_sigmoids"]
+__all__ = [
+    "N_FOLDS",
+    "PairSigmoids",
+    "coupled_probabilities",
+    "density_marks",
+    "laplace_scale",
+    "training_decisions",
+]
 
 N_FOLDS = 5
+N_DENSITY_MARKS = 10
+
+# What LIBSVM prints when Platt's Newton iterations stop early (sigmoid_train's status).
+_PLATT_MESSAGES = {
+    1: "Reaching maximal iterations in two-class probability estimates\n",
+    2: "Line search fails in two-class probability estimates\n",
+}
+
+
+def _shuffler(random_state: Any):
+    """What draws the folds' permutations: a GlibcRand shuffles exactly as LIBSVM does."""
+    if isinstance(random_state, GlibcRand):
+        return random_state
+    return numpy_generator(random_state)
+
+
+def _decisions(matrix, test_rows: np.ndarray, support_rows: np.ndarray, coef: np.ndarray,
+               rho: float, kernel: KernelSpec) -> np.ndarray:
+    """K(x, SV) coef - rho for the test rows.
+
+    Sparse rows are evaluated exactly as LIBSVM's svm_predict_values (LIBSVM's
+    data are sparse), so that what is fitted to them is LIBSVM's to the last bit.
+    """
+    if kernel.is_precomputed:
+        return _libsvm.libsvm_decision_values(
+            matrix[test_rows], support_rows, coef, rho, kernel)
+    if sp.issparse(matrix):
+        return _libsvm.libsvm_decision_values(
+            matrix[test_rows], matrix[support_rows], coef, rho, kernel)
+    K = _libsvm.kernel_matrix(matrix[test_rows], matrix[support_rows], kernel)
+    return K @ coef - rho
+
+
+def training_decisions(matrix, rows: np.ndarray, support_rows: np.ndarray, coef: np.ndarray,
+                       rho: float, kernel: KernelSpec) -> np.ndarray:
+    """A single problem's decision values on its training rows (LIBSVM's arithmetic on
+    sparse rows), for `density_marks`."""
+    return _decisions(matrix, rows, support_rows, coef, rho, kernel)
+
+
+def _fold_bounds(n_rows: int, n_folds: int) -> list[tuple[int, int]]:
+    """LIBSVM's contiguous folds of a permutation: fold i is [i n / k, (i + 1) n / k)."""
+    return [(fold * n_rows // n_folds, (fold + 1) * n_rows // n_folds)
+            for fold in range(n_folds)]
 
 
 def _held_out_decisions(
     matrix, rows: np.ndarray, problem: Problem, kernel: KernelSpec, solve: SolveSpec,
-    generator: np.random.Generator,
+    order: np.ndarray,
 ) -> np.ndarray:
     """Decision values of each of a pair's rows from a model trained on the other folds.
 
-    ``problem`` is the pair's problem over ``rows``. Rows of a fold whose
-    training problem has no finite solution get NaN.
+    LIBSVM's ``svm_binary_svc_probability``: the folds are contiguous runs of
+    ``order`` (a permutation of the pair's positions), and each fold's model is
+    trained on the other rows in that order, its +1 class first (as LIBSVM's
+    svm_train groups them). ``problem`` is the pair's problem over ``rows``.
+    With ``solve.log``, each fold's training prints what svm_train prints.
+    Rows of a fold whose training problem has no finite solution get NaN.
     """
-    n_rows = rows.size
     labels = problem.y
-    order = generator.permutation(n_rows)
-    decisions = np.zeros(n_rows, dtype=np.float64)
-    for fold in range(N_FOLDS):
-        start, stop = fold * n_rows // N_FOLDS, (fold + 1) * n_rows // N_FOLDS
+    decisions = np.zeros(rows.size, dtype=np.float64)
+    for start, stop in _fold_bounds(rows.size, N_FOLDS):
         held_out = order[start:stop]
         if held_out.size == 0:
             continue
@@ -70,54 +131,163 @@ def _held_out_decisions(
             decisions[held_out] = np.nan
             continue
         support = np.flatnonzero(result.coef)
-        if kernel.is_precomputed:
-            K = matrix[np.ix_(rows[held_out], rows[training][support])]
-        else:
-            K = _libsvm.kernel_matrix(
-                matrix[rows[held_out]], matrix[rows[training][support]], kernel
-            )
-        decisions[held_out] = K @ result.coef[support] - result.rho
+        if solve.log is not None:
+            solve.log.out(f"Total nSV = {support.size}\n")
+        decisions[held_out] = _decisions(matrix, rows[held_out], rows[training][support],
+                                         result.coef[support], result.rho, kernel)
     return decisions
 
 
-def fit_pairwise_sigmoids(
-    matrix, class_rows: list[np.ndarray], bounds: np.ndarray, template: Problem,
-    kernel: KernelSpec, solve: SolveSpec, random_state: Any,
-) -> tuple[np.ndarray, np.ndarray]:
-    """Platt's (A, B) for every one-vs-one pair, as ``probA_`` and ``probB_``.
+class PairSigmoids:
+    """Platt's sigmoid of each one-vs-one pair, from an internal 5-fold cross-validation.
 
-    ``matrix`` is what the pairs were trained on (the Gram matrix when
-    ``kernel`` is precomputed); ``template`` the formulation every pair shares.
+    LIBSVM's ``svm_binary_svc_probability``, pair by pair: `fit_one_vs_one`
+    draws every pair's permutation in training order first (`draw_orders`), so
+    that pairs trained side by side make the same folds as one after another,
+    then calls `fit` for each pair just before training it (LIBSVM's order of
+    work, and so of its output).
+
+    Parameters
+    ----------
+    matrix
+        What the pairs are trained on (the Gram matrix when ``kernel`` is precomputed).
+    kernel : KernelSpec
+    random_state
+        Any svmx ``random_state``; a :class:`~svmx.preprocessing.GlibcRand`
+        shuffles as svm-train does.
     """
-    generator = numpy_generator(random_state)
-    pairs = ovo_pairs(len(class_rows))
-    prob_a = np.empty(len(pairs), dtype=np.float64)
-    prob_b = np.empty(len(pairs), dtype=np.float64)
-    for p, (i, j) in enumerate(pairs):
-        rows, problem = pair_problem(template, class_rows, bounds, i, j)
-        decisions = _held_out_decisions(matrix, rows, problem, kernel, solve, generator)
-        prob_a[p], prob_b[p] = _fit_sigmoid(decisions, problem.y)
-    return prob_a, prob_b
+
+    def __init__(self, matrix, kernel: KernelSpec, random_state: Any) -> None:
+        self.matrix = matrix
+        self.kernel = kernel
+        self._shuffler = _shuffler(random_state)
+
+    def draw_orders(self, sizes: list[int]) -> list[np.ndarray]:
+        """One permutation of ``range(size)`` per pair, drawn in the order given."""
+        return [np.asarray(self._shuffler.permutation(size)) for size in sizes]
+
+    def fit(self, rows: np.ndarray, problem: Problem, solve: SolveSpec,
+            order: np.ndarray) -> tuple[float, float]:
+        """(A, B) of the pair over ``rows`` (class +1 first) with the folds of ``order``."""
+        decisions = _held_out_decisions(self.matrix, rows, problem, self.kernel, solve, order)
+        A, B, status = _fit_sigmoid(decisions, problem.y)
+        if solve.log is not None and status in _PLATT_MESSAGES:
+            solve.log.out(_PLATT_MESSAGES[status])
+        return A, B
 
 
-def _fit_sigmoid(decisions: np.ndarray, labels: np.ndarray) -> tuple[float, float]:
-    """Platt's (A, B) over the rows with a finite held-out decision value.
+def laplace_scale(matrix, rows: np.ndarray, problem: Problem, kernel: KernelSpec,
+                  solve: SolveSpec, random_state: Any) -> float:
+    """LIBSVM's SVR probability model: the scale sigma of a Laplace distribution of the error.
+
+    ``svm_svr_probability``: residuals ``y - f(x)`` from a 5-fold
+    cross-validation (LIBSVM's unstratified folds: contiguous runs of a
+    permutation), their mean absolute value m, then the mean absolute value of
+    those within ``5 * sqrt(2) * m``. With ``solve.log``, the folds' training
+    output and LIBSVM's line about the model are printed.
+
+    Parameters
+    ----------
+    matrix
+        The training matrix (the Gram matrix when ``kernel`` is precomputed).
+    rows : ndarray of int
+        The rows of ``matrix`` that ``problem`` is over, in training order.
+    problem : Problem
+        An epsilon-SVR or nu-SVR problem.
+    kernel : KernelSpec
+    solve : SolveSpec
+    random_state
+        Any svmx ``random_state``; a :class:`~svmx.preprocessing.GlibcRand`
+        shuffles as svm-train does.
+
+    Returns
+    -------
+    float
+    """
+    n_rows = rows.size
+    n_folds = N_FOLDS
+    if n_folds > n_rows:
+        n_folds = n_rows
+        if solve.log is not None:
+            solve.log.err("WARNING: # folds > # data. Will use # folds = # data instead "
+                          "(i.e., leave-one-out cross validation)\n")
+    order = np.asarray(_shuffler(random_state).permutation(n_rows))
+    predicted = np.empty(n_rows, dtype=np.float64)
+    for start, stop in _fold_bounds(n_rows, n_folds):
+        held_out = order[start:stop]
+        training = np.concatenate([order[:start], order[stop:]])
+        result = solve_problem(
+            matrix, rows[training],
+            problem.on(problem.C[training], target=problem.target[training]), kernel, solve,
+        )
+        support = np.flatnonzero(result.coef)
+        predicted[held_out] = _decisions(matrix, rows[held_out], rows[training][support],
+                                         result.coef[support], result.rho, kernel)
+    errors = np.abs(problem.target - predicted)
+    mean_error = _ordered_sum(errors) / n_rows
+    spread = np.sqrt(2.0 * mean_error * mean_error)
+    kept = errors[~(errors > 5.0 * spread)]
+    sigma = _ordered_sum(kept) / kept.size
+    if solve.log is not None:
+        solve.log.out("Prob. model for test data: target value = predicted value + z,\n"
+                      f"z: Laplace distribution e^(-|z|/sigma)/(2sigma),sigma= {sigma:g}\n")
+    return sigma
+
+
+def _ordered_sum(values: np.ndarray) -> float:
+    """The sum in index order, as a C loop adds (numpy's sum adds pairwise)."""
+    total = 0.0
+    for value in values.tolist():
+        total += value
+    return total
+
+
+def density_marks(decisions: np.ndarray) -> np.ndarray | None:
+    """LIBSVM 3.37's one-class probability model: 10 marks on the training decision values.
+
+    The sorted decision values are split at 0 into negatives and
+    non-negatives; five values are picked evenly from each side, and the marks
+    are the midpoints between consecutive ones of those (with 0 in the middle).
+    None when either side has fewer than five values (svm-train then warns
+    and writes no marks).
 
     Examples
     --------
-    >>> A, B = _fit_sigmoid(np.full(4, np.nan), np.array([1, 1, 1, -1], np.int8))
-    >>> float(A), round(float(B), 6)
-    (0.0, -0.693147)
+    >>> density_marks(np.arange(-10.0, 10.0)).tolist()
+    [-9.0, -7.0, -5.0, -3.0, -1.0, 1.0, 3.0, 5.0, 7.0, 9.5]
+    """
+    values = np.sort(np.asarray(decisions, dtype=np.float64))
+    half = N_DENSITY_MARKS // 2
+    n_negative = int(np.searchsorted(values, 0.0, side="left"))
+    if n_negative == values.size:  # LIBSVM's loop finds no value >= 0 and counts none
+        n_negative = 0
+    n_positive = values.size - n_negative
+    if n_negative < half or n_positive < half:
+        return None
+    picked = [values[i * n_negative // half] for i in range(half)]
+    picked.append(0.0)
+    picked += [values[n_negative - 1 + (i - half) * n_positive // half]
+               for i in range(half + 1, N_DENSITY_MARKS + 1)]
+    return np.array([(picked[i] + picked[i + 1]) / 2 for i in range(N_DENSITY_MARKS)])
+
+
+def _fit_sigmoid(decisions: np.ndarray, labels: np.ndarray) -> tuple[float, float, int]:
+    """Platt's (A, B, status) over the rows with a finite held-out decision value.
+
+    Examples
+    --------
+    >>> A, B, status = _fit_sigmoid(np.full(4, np.nan), np.array([1, 1, 1, -1], np.int8))
+    >>> float(A), round(float(B), 6), status
+    (0.0, -0.693147, 0)
     """
     known = np.isfinite(decisions)
     if not known.any():
         n_positive = int(np.count_nonzero(labels == 1))
         n_negative = labels.size - n_positive
-        return 0.0, float(np.log((n_negative + 1.0) / (n_positive + 1.0)))
-    A, B, _ = _libsvm.sigmoid_train(
+        return 0.0, float(np.log((n_negative + 1.0) / (n_positive + 1.0))), 0
+    return _libsvm.sigmoid_train(
         np.ascontiguousarray(decisions[known]), labels[known].astype(np.float64)
     )
-    return A, B
 
 
 def coupled_probabilities(
@@ -130,6 +300,10 @@ def coupled_probabilities(
     >>> coupled_probabilities(np.array([[0.0]]), np.array([-1.0]), np.array([0.0]), 2).tolist()
     [[0.5, 0.5]]
     """
+    if n_classes == 2:  # LIBSVM: the clipped sigmoid itself, no coupling iterations
+        first = np.clip(_libsvm.sigmoid_predict(ovo_values[:, 0], prob_a[0], prob_b[0]),
+                        _libsvm.MIN_PROB, 1.0 - _libsvm.MIN_PROB)
+        return np.column_stack([first, 1.0 - first])
     pairwise = np.zeros((ovo_values.shape[0], n_classes, n_classes), dtype=np.float64)
     for p, (i, j) in enumerate(ovo_pairs(n_classes)):
         pairwise[:, i, j] = _libsvm.sigmoid_predict(ovo_values[:, p], prob_a[p], prob_b[p])

@@ -2,9 +2,11 @@
 
 Every ``random_state`` (and every ``seed`` of the preprocessing splits)
 accepts the same things: None, an int (numpy integers too, not bool), a
-:class:`numpy.random.Generator`, a :class:`numpy.random.RandomState` or a
-:class:`~svmx.preprocessing.SplitMix64`. Two functions turn such a value into
-the generator a component draws from:
+:class:`numpy.random.Generator`, a :class:`numpy.random.RandomState`, a
+:class:`~svmx.preprocessing.SplitMix64` or a :class:`~svmx.preprocessing.GlibcRand`
+(the C library's ``rand()`` that svm-train shuffles with: the probability
+cross-validation of an estimator given one shuffles exactly as LIBSVM). Two
+functions turn such a value into the generator a component draws from:
 
 - :func:`numpy_generator` gives a :class:`numpy.random.Generator`, for code
   built on numpy's generators (the probability cross-validation);
@@ -26,7 +28,10 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["SplitMix64", "numpy_generator", "splitmix_generator", "validate_random_state"]
+from svmx._glibc_rand import GlibcRand
+
+__all__ = ["GlibcRand", "SplitMix64", "numpy_generator", "splitmix_generator",
+           "validate_random_state"]
 
 _MASK64 = (1 << 64) - 1
 _GAMMA = 0x9E3779B97F4A7C15
@@ -263,7 +268,7 @@ def validate_random_state(random_state: Any, name: str = "random_state") -> None
     TypeError: seed must be None, an int, a numpy Generator or RandomState, or a SplitMix64; \
 got float
     """
-    accepted = (SplitMix64, np.random.Generator, np.random.RandomState)
+    accepted = (SplitMix64, GlibcRand, np.random.Generator, np.random.RandomState)
     if random_state is None or isinstance(random_state, accepted):
         return
     if isinstance(random_state, numbers.Integral) and not isinstance(random_state, bool | np.bool_):
@@ -272,6 +277,11 @@ got float
         f"{name} must be None, an int, a numpy Generator or RandomState, or a SplitMix64; "
         f"got {type(random_state).__name__}"
     )
+
+
+def _draw_seed(random_state: GlibcRand) -> int:
+    """62 bits from two ``rand()`` values, to seed another generator."""
+    return (random_state.rand() << 31) | random_state.rand()
 
 
 def numpy_generator(random_state: Any, name: str = "random_state") -> np.random.Generator:
@@ -287,7 +297,9 @@ def numpy_generator(random_state: Any, name: str = "random_state") -> np.random.
         - a RandomState: a generator seeded with
           ``random_state.randint(0, 2**31 - 1)`` (the RandomState advances);
         - a SplitMix64: a generator seeded with its next 64-bit output
-          (the SplitMix64 advances).
+          (the SplitMix64 advances);
+        - a GlibcRand: a generator seeded with 62 bits from two ``rand()``
+          values (the GlibcRand advances).
     name : str, default="random_state"
         The parameter's name, for the error message.
 
@@ -320,6 +332,8 @@ def numpy_generator(random_state: Any, name: str = "random_state") -> np.random.
         return np.random.default_rng(random_state.randint(0, 2**31 - 1))
     if isinstance(random_state, SplitMix64):
         return np.random.default_rng(random_state.next_uint64())
+    if isinstance(random_state, GlibcRand):
+        return np.random.default_rng(_draw_seed(random_state))
     return np.random.default_rng(None if random_state is None else int(random_state))
 
 
@@ -342,7 +356,8 @@ def splitmix_generator(random_state: Any, name: str = "random_state") -> SplitMi
         - a Generator: ``SplitMix64(int(random_state.integers(0, 2**63)))``,
           one draw from the Generator;
         - a RandomState: ``SplitMix64(int(random_state.randint(0, 2**63,
-          dtype=numpy.int64)))``, one draw from the RandomState.
+          dtype=numpy.int64)))``, one draw from the RandomState;
+        - a GlibcRand: seeded with 62 bits from two ``rand()`` values.
     name : str, default="random_state"
         The parameter's name, for the error message.
 
@@ -370,6 +385,8 @@ def splitmix_generator(random_state: Any, name: str = "random_state") -> SplitMi
     validate_random_state(random_state, name)
     if isinstance(random_state, SplitMix64):
         return random_state
+    if isinstance(random_state, GlibcRand):
+        return SplitMix64(_draw_seed(random_state))
     if isinstance(random_state, np.random.Generator):
         return SplitMix64(int(random_state.integers(0, 2**63)))
     if isinstance(random_state, np.random.RandomState):

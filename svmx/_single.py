@@ -7,8 +7,10 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
+from svmx import _libsvm
 from svmx._base import BaseLibSVM
 from svmx._fitted import FittedModel, write_fitted_state
+from svmx._probability import density_marks, laplace_scale, training_decisions
 from svmx._specs import Problem
 from svmx._training import solve_problem
 from svmx._validation import validate_sample_weight, validate_targets
@@ -25,7 +27,21 @@ class BaseSingleProblem(BaseLibSVM):
     def _problem(self, targets: np.ndarray | None, bounds: np.ndarray) -> Problem:
         raise NotImplementedError
 
-    def _fit_single(self, X: Any, targets: Any, sample_weight: Any) -> None:
+    def _fit_with_libsvm_probability(self, X: Any, targets: Any, random_state: Any) -> Any:
+        """Fit, and fit LIBSVM's probability model too, as ``svm-train -b 1`` does.
+
+        Epsilon- and nu-SVR get ``probA_``, the scale of a Laplace distribution of
+        the error from a 5-fold cross-validation shuffled by ``random_state`` (a
+        :class:`~svmx.preprocessing.GlibcRand` makes svm-train's folds); one-class
+        SVM gets ``prob_density_marks_`` (LIBSVM 3.37), unless too few training
+        decision values fall on either side of 0. ``svmx train -b 1`` fits this
+        way; `svmx.io.save_model` writes both to the model file.
+        """
+        self._fit_single(X, targets, None, probability=True, random_state=random_state)
+        return self
+
+    def _fit_single(self, X: Any, targets: Any, sample_weight: Any, probability: bool = False,
+                    random_state: Any = None) -> None:
         self._validate_parameters()
         X, matrix = self._training_matrix(X)
         if self._needs_targets:
@@ -37,9 +53,22 @@ class BaseSingleProblem(BaseLibSVM):
         rows = np.flatnonzero(weights > 0)
         bounds = self._bound_scale() * weights[rows]
         problem = self._problem(None if targets is None else targets[rows], bounds)
+        prob_a, extra = np.empty(0, dtype=np.float64), {}
         solution = solve_problem(matrix, rows, problem, kernel, solve)
         nonzero = solution.coef != 0
         support = rows[nonzero].astype(np.int32)
+        # LIBSVM 3.37 fits the probability model after the model itself.
+        if probability and problem.formulation != "one_class":
+            prob_a = np.array([laplace_scale(matrix, rows, problem, kernel, solve,
+                                             random_state)])
+        elif probability:
+            marks = density_marks(training_decisions(matrix, rows, support,
+                                                     solution.coef[nonzero], solution.rho,
+                                                     kernel))
+            if marks is not None:
+                extra["prob_density_marks_"] = marks
+        for stale in ("probA_", "prob_density_marks_"):  # of an earlier fit
+            self.__dict__.pop(stale, None)
         write_fitted_state(self, FittedModel(
             support=support,
             support_vectors=self._support_vectors_of(X, support),
@@ -50,6 +79,8 @@ class BaseSingleProblem(BaseLibSVM):
             fit_status=int(solution.status != 0),
             gamma=kernel.gamma,
             shape_fit=X.shape,
+            prob_a=prob_a,
+            extra=extra,
         ))
         self._warn_if_stopped_early()
 
@@ -71,6 +102,23 @@ class BaseSingleProblem(BaseLibSVM):
         coef = self.dual_coef_ @ (vectors.toarray() if sp.issparse(vectors) else vectors)
         coef.flags.writeable = False
         return coef
+
+    def _libsvm_decision(self, X: Any) -> np.ndarray:
+        """Decision values computed as LIBSVM's svm_predict_values, to the last bit.
+
+        Slower than `decision_function` (one kernel value at a time, as LIBSVM);
+        ``svmx predict`` writes regression values and one-class labels from
+        these, so that its output file is svm-predict's byte for byte. With a
+        precomputed kernel, X holds the kernel against every training sample.
+        """
+        X = self._check_predict_input(X)
+        if callable(self.kernel):
+            raise ValueError("LIBSVM's arithmetic needs a built-in or precomputed kernel")
+        vectors = (self.support_ if self.kernel == "precomputed"
+                   else self.support_vectors_)
+        return _libsvm.libsvm_decision_values(X, vectors, self._dual_coef_[0],
+                                              -float(self._intercept_[0]),
+                                              self._fitted_kernel())
 
     def _raw_decision(self, X: Any) -> np.ndarray:
         X = self._check_predict_input(X)

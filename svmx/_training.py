@@ -10,6 +10,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 import numpy as np
 
@@ -229,6 +230,7 @@ def fit_one_vs_one(
     kernel: KernelSpec,
     solve: SolveSpec,
     class_order: np.ndarray | None = None,
+    sigmoids: Any = None,
 ) -> dict:
     """Train every one-vs-one pair and assemble LIBSVM's layout.
 
@@ -245,6 +247,10 @@ def fit_one_vs_one(
     round is turned over exactly (coefficients and rho negated). With a
     ``solve.log``, the pairs' output is written in training order, then
     LIBSVM's ``Total nSV`` line.
+
+    ``sigmoids`` (a `svmx._probability.PairSigmoids`) fits each pair's Platt
+    sigmoid just before the pair is trained, as LIBSVM does; the layout then
+    has ``prob_a`` and ``prob_b`` (empty without).
     """
     n_classes = len(class_rows)
     order = np.arange(n_classes) if class_order is None else np.asarray(class_order)
@@ -270,10 +276,18 @@ def fit_one_vs_one(
         solve_rows = [gram.position[rows] for rows in class_rows]
     # On worker threads each pair writes to its own buffer, replayed in training order.
     logs = [log if log is None or threads == 1 else log.buffered() for _ in trained]
+    orders = sigmoids.draw_orders(
+        [class_rows[i].size + class_rows[j].size for i, j in trained]
+    ) if sigmoids is not None else []
+    sigmoid_of = {}
 
     def solve_pair(number: int) -> _libsvm.Solution:
         i, j = trained[number]
-        _, problem = pair_problem(template, class_rows, bounds, i, j)
+        rows, problem = pair_problem(template, class_rows, bounds, i, j)
+        if sigmoids is not None:
+            sigmoid_of[i, j] = sigmoids.fit(
+                rows, problem, solve.replace(threads=pair_solve.threads, log=logs[number]),
+                orders[number])
         try:
             return solve_problem(solve_matrix, np.concatenate([solve_rows[i], solve_rows[j]]),
                                  problem, kernel, pair_solve.replace(log=logs[number]))
@@ -297,6 +311,12 @@ def fit_one_vs_one(
             i, j = j, i
         by_pair[i, j] = PairSolution(i, j, coef, rho, result.n_iter, result.status)
     layout = assemble_one_vs_one(class_rows, [by_pair[pair] for pair in ovo_pairs(n_classes)])
+    # A sigmoid of the pair turned over: P(+1 | f) = 1 / (1 + exp(A f + B)) for -f is B -> -B.
+    oriented = [sigmoid_of[i, j] if (i, j) in sigmoid_of else
+                (sigmoid_of[j, i][0], -sigmoid_of[j, i][1]) for i, j in
+                (ovo_pairs(n_classes) if sigmoids is not None else [])]
+    layout["prob_a"] = np.array([a for a, _ in oriented], dtype=np.float64)
+    layout["prob_b"] = np.array([b for _, b in oriented], dtype=np.float64)
     if log is not None:
         log.out(f"Total nSV = {layout['support'].size}\n")
     return layout

@@ -72,7 +72,8 @@ def test_no_python_function_is_too_long():
 @pytest.mark.parametrize("function", [
     svmx._training.fit_one_vs_one,
     svmx._training.solve_problem,
-    svmx._probability.fit_pairwise_sigmoids,
+    svmx._probability.PairSigmoids.fit,
+    svmx._probability.laplace_scale,
     svmx._shared_gram.shared_gram,
 ])
 def test_drivers_take_specs_not_the_estimator(function):

@@ -1,47 +1,142 @@
-"""svm-train's ``-v n``: n-fold cross-validation, with LIBSVM's pooled figures."""
+"""svm-train's ``-v n``: LIBSVM's folds and fold models, with its pooled figures.
+
+LIBSVM's ``svm_cross_validation`` draws its folds from the C library's
+``rand()``, which svm-train never seeds; :class:`~svmx.preprocessing.GlibcRand`
+draws the same numbers, so ``svmx train -v`` makes svm-train's folds, trains
+each fold's model on the same rows in the same order and prints the same
+figures. For classification (``nr_fold`` below the number of samples) the folds
+are stratified: each class, in svm-train's class order, is shuffled and dealt
+out to the folds in contiguous runs; otherwise the folds are contiguous runs of
+one shuffle of all the samples.
+"""
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import numpy as np
 
-from svmx.model_selection import KFold, StratifiedKFold, clone
+from svmx._cli._data import libsvm_class_order
+from svmx._glibc_rand import GlibcRand
+from svmx._layout import ovo_pairs
 
-__all__ = ["fold_predictions", "make_folds", "regression_figures", "report_lines"]
+__all__ = ["fold_predictions", "libsvm_folds", "make_folds", "regression_figures",
+           "report_lines"]
 
-FOLD_SEED = 0
+
+def libsvm_folds(y: np.ndarray, n_folds: int, stratified: bool,
+                 rand: GlibcRand) -> list[tuple[np.ndarray, np.ndarray]]:
+    """LIBSVM's ``(training rows, held-out rows)`` of each fold, the training rows in
+    the order svm_cross_validation passes them to svm_train.
+
+    Examples
+    --------
+    >>> folds = libsvm_folds(np.array([1.0, 1.0, -1.0, -1.0]), 2, True, GlibcRand())
+    >>> [test.tolist() for _, test in folds]
+    [[1, 3], [0, 2]]
+    """
+    n = y.size
+    if stratified:
+        order = libsvm_class_order(y)
+        grouped = [np.flatnonzero(y == label).tolist() for label in order]
+        counts = [len(rows) for rows in grouped]
+        shuffled: list[int] = []
+        for rows in grouped:
+            rand.shuffle_list(rows)
+            shuffled.append(rows)
+        perm = [row for fold in range(n_folds) for rows, count in zip(shuffled, counts,
+                                                                        strict=True)
+                for row in rows[fold * count // n_folds:(fold + 1) * count // n_folds]]
+        sizes = [sum((fold + 1) * count // n_folds - fold * count // n_folds
+                     for count in counts) for fold in range(n_folds)]
+        starts = np.concatenate([[0], np.cumsum(sizes)]).astype(np.intp)
+    else:
+        perm = rand.permutation(n).tolist()
+        starts = np.array([fold * n // n_folds for fold in range(n_folds + 1)], dtype=np.intp)
+    perm_array = np.asarray(perm, dtype=np.intp)
+    return [(np.concatenate([perm_array[:begin], perm_array[end:]]), perm_array[begin:end])
+            for begin, end in zip(starts[:-1], starts[1:], strict=True)]
 
 
-def make_folds(y: np.ndarray, n_folds: int, classification: bool) -> list[tuple]:
-    """Shuffled folds, stratified for classification; at most one fold per sample."""
+def make_folds(y: np.ndarray, n_folds: int, classification: bool,
+               rand: GlibcRand | None = None, warn=None) -> list[tuple]:
+    """svm-train's folds for ``-v n_folds`` (from a fresh svm-train's ``rand()`` by default).
+
+    More folds than samples become leave-one-out, with LIBSVM's warning.
+    """
     if n_folds < 2:
         raise ValueError("n-fold cross validation: n must be >= 2")
-    n_folds = min(n_folds, y.size)
-    splitter = (StratifiedKFold if classification else KFold)(
-        n_splits=n_folds, shuffle=True, random_state=FOLD_SEED
-    )
-    return list(splitter.split(np.empty((y.size, 0)), y))
+    if n_folds > y.size:
+        n_folds = y.size
+        (warn or (lambda message: print(message, file=sys.stderr)))(
+            "WARNING: # folds > # data. Will use # folds = # data instead "
+            "(i.e., leave-one-out cross validation)")
+    return libsvm_folds(y, n_folds, classification and n_folds < y.size,
+                        GlibcRand() if rand is None else rand)
+
+
+def _libsvm_vote(model: Any, X: Any, order: list) -> np.ndarray:
+    """svm_predict's vote: each pair of svm-train's class order votes by the sign of its
+    decision value; the first class of that order wins a tie."""
+    classes = model.classes_.tolist()
+    position = [classes.index(label) for label in order]
+    values = model.decision_function(X) if len(classes) == 2 else None
+    if values is not None:  # one pair: positive values favour classes_[1]
+        values = -np.asarray(values)[:, np.newaxis]
+    else:
+        values = np.asarray(model.set_params(decision_function_shape="ovo")
+                            .decision_function(X))
+    pair_column = {pair: column for column, pair in enumerate(ovo_pairs(len(classes)))}
+    votes = np.zeros((values.shape[0], len(order)), dtype=np.intp)
+    for a, b in ovo_pairs(len(order)):
+        i, j = position[a], position[b]
+        value = values[:, pair_column[min(i, j), max(i, j)]] * (1.0 if i < j else -1.0)
+        votes[:, a] += value > 0
+        votes[:, b] += ~(value > 0)
+    return np.asarray(order)[np.argmax(votes, axis=1)]
 
 
 def fold_predictions(estimator: Any, X: Any, y: np.ndarray, train: np.ndarray,
-                     test: np.ndarray) -> np.ndarray:
-    """Fit a copy of ``estimator`` on the training rows and predict the test rows.
+                     test: np.ndarray, rand: GlibcRand | None = None) -> np.ndarray:
+    """Fit ``estimator`` on the training rows (in that order) and predict the test rows,
+    as svm_cross_validation does.
 
-    A classifier trained with probability estimates predicts by the largest probability, as
-    LIBSVM's cross-validation does. With a precomputed kernel, X is the Gram matrix of all
-    the samples.
+    Classifiers train in svm-train's class order and predict by its vote, or with
+    probability estimates by the most probable class (the first of that order on
+    ties); one-class models predict +1 for decision values above 0. ``rand`` is
+    the stream of LIBSVM's probability cross-validations inside the fit. With a
+    precomputed kernel, X is the Gram matrix of all the samples.
     """
-    model = clone(estimator)
-    if model.kernel == "precomputed":  # X is the Gram matrix of all samples
-        model.fit(X[np.ix_(train, train)], y[train])
-        X_test = X[np.ix_(test, train)]
+    model = estimator
+    precomputed = model.kernel == "precomputed"
+    X_train = X[np.ix_(train, train)] if precomputed else X[train]
+    X_test = X[np.ix_(test, train)] if precomputed else X[test]
+    y_train = y[train]
+    kind = type(model).__name__
+    if kind in ("SVC", "NuSVC"):
+        order = libsvm_class_order(y_train)
+        if len(order) == 1:  # LIBSVM's model of one class predicts it
+            if model.verbose:
+                print("Total nSV = 0", flush=True)
+            return np.full(test.size, order[0], dtype=np.float64)
+        if model.probability and rand is not None:
+            model.set_params(random_state=rand)
+        model._fit_in_class_order(X_train, y_train, order)
+        if model.probability:
+            proba = model.predict_proba(X_test)
+            columns = [model.classes_.tolist().index(label) for label in order]
+            return np.asarray(order)[np.argmax(proba[:, columns], axis=1)]
+        return _libsvm_vote(model, X_test, order)
+    if kind == "OneClassSVM":
+        fit_single = model._fit_with_libsvm_probability if rand is not None else None
+        (fit_single(X_train, None, rand) if fit_single else model.fit(X_train))
+        return np.where(model.decision_function(X_test) > 0, 1.0, -1.0)
+    if rand is not None:
+        model._fit_with_libsvm_probability(X_train, y_train, rand)
     else:
-        model.fit(X[train], y[train])
-        X_test = X[test]
-    if getattr(model, "probability", False):
-        return model.classes_[np.argmax(model.predict_proba(X_test), axis=1)]
-    return model.predict(X_test)
+        model.fit(X_train, y_train)
+    return np.asarray(model.predict(X_test), dtype=np.float64)
 
 
 def regression_figures(y: np.ndarray, predicted: np.ndarray) -> tuple[float, float]:

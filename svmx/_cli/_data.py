@@ -90,18 +90,16 @@ def widen_model(model: Any, n_features: int) -> None:
 
 
 def build_estimator(args: argparse.Namespace, n_features: int,
-                    class_weight: dict | None = None, verbose: bool = False) -> Any:
+                    class_weight: dict | None = None, verbose: bool = False,
+                    random_state: Any = 0) -> Any:
     """The svmx estimator that svm-train's options describe (gamma default 1/num_features).
 
     ``n_features`` is svm-train's num_features: the largest feature index in the
     training file. The solver is SMO, LIBSVM's; ``verbose`` prints its output, as
-    svm-train does without ``-q``.
+    svm-train does without ``-q``. ``random_state`` shuffles the folds of the
+    classifiers' probability cross-validation (svm-train: a GlibcRand).
     """
     kind = ESTIMATORS[args.svm_type]
-    if args.probability and not is_classifier(args.svm_type):
-        raise ValueError(
-            "-b 1 (probability estimates) is available for -s 0 and -s 1 only in svmx"
-        )
     # svm-train: "-g 0" (its default) means 1/num_features.
     gamma = args.gamma if args.gamma else 1.0 / max(n_features, 1)
     params: dict[str, Any] = {
@@ -117,5 +115,5 @@ def build_estimator(args: argparse.Namespace, n_features: int,
         params["epsilon"] = args.epsilon
     if is_classifier(args.svm_type):
         params.update(probability=bool(args.probability), class_weight=class_weight,
-                      random_state=0)
+                      random_state=random_state)
     return kind(**params)

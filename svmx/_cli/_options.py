@@ -167,8 +167,9 @@ def add_model_options(parser: argparse.ArgumentParser) -> None:
                                                  "0 or 1 (default 1)")
     group.add_argument("-b", dest="probability", type=int_choice((0, 1)), default=0,
                        metavar="probability_estimates",
-                       help="whether to train a model for probability estimates, 0 or 1 "
-                            "(default 0); svmx supports it for -s 0 and -s 1")
+                       help="whether to train a SVC or SVR model for probability "
+                            "estimates, 0 or 1 (default 0); with -s 2, LIBSVM 3.37's "
+                            "one-class density marks")
     group.add_argument("--weight", dest="weights", type=_weight, action="append", default=[],
                        metavar="LABEL:WEIGHT",
                        help="written -wi weight as in LIBSVM (e.g. -w1 5 -w-1 0.5): set the "

@@ -15,6 +15,8 @@ import numpy as np
 
 from svmx._cli._data import fit_width, read_data, widen_model
 from svmx._cli._options import CommandParser, int_choice
+from svmx._layout import ovo_pairs
+from svmx._probability import coupled_probabilities
 from svmx.io import load_model
 
 __all__ = ["make_parser", "run"]
@@ -70,16 +72,19 @@ def one_class_probabilities(decision: np.ndarray, marks: np.ndarray) -> np.ndarr
 
     The density marks cut the decision values into bands: below the first
     mark P(normal) is 0.001, above the last 0.999, and in between ``i / 10``
-    with ``i`` the number of marks at or below the decision value.
+    with ``i`` the number of marks at or below the decision value; a value
+    equal to the last mark finds no band and gets 0, as in LIBSVM.
 
     Examples
     --------
     >>> one_class_probabilities(np.array([-9.0, 0.0, 9.0]), np.arange(10.0) - 4.5).round(6).tolist()
     [[0.001, 0.999], [0.5, 0.5], [0.999, 0.001]]
+    >>> one_class_probabilities(np.array([4.5]), np.arange(10.0) - 4.5).tolist()
+    [[0.0, 1.0]]
     """
     marks = np.asarray(marks, dtype=np.float64)
     below = np.searchsorted(marks, decision, side="right")
-    normal = below / float(marks.size)
+    normal = np.where(below == marks.size, 0.0, below / float(marks.size))
     normal[decision < marks[0]] = 0.001
     normal[decision > marks[-1]] = 0.999
     return np.column_stack([normal, 1.0 - normal])
@@ -98,21 +103,51 @@ def _predictions(model, X, probability: bool, kind: str | None) -> tuple[np.ndar
     """Predicted values and the output file's lines after the header, as svm-predict
     writes them."""
     if probability and kind == "classifier":
-        proba = model.predict_proba(X)
+        proba = coupled_probabilities(model._libsvm_ovo_values(X), model.probA_,
+                                      model.probB_, model.classes_.size)
         # svm-predict -b 1 picks the most probable class (the first one on ties).
         predicted = model.classes_[np.argmax(proba, axis=1)].astype(np.float64)
     elif probability and kind == "one_class":
-        decision = np.asarray(model.decision_function(X), dtype=np.float64)
+        decision = model._libsvm_decision(X)
         proba = one_class_probabilities(decision, model.prob_density_marks_)
         predicted = np.where(decision > 0, 1.0, -1.0)
     else:
-        predicted = np.asarray(model.predict(X), dtype=np.float64)
+        predicted = _plain_predictions(model, X)
         return predicted, [f"{value:.17g}" for value in predicted.tolist()]
     lines = [
         f"{label:g}" + "".join(f" {p:g}" for p in row)
         for label, row in zip(predicted.tolist(), proba.tolist(), strict=True)
     ]
     return predicted, lines
+
+
+def _plain_predictions(model, X) -> np.ndarray:
+    """svm_predict's values: labels of classifiers; for regression and one-class models,
+    LIBSVM's own arithmetic (their values are written with 17 digits)."""
+    name = type(model).__name__
+    if name in ("SVR", "NuSVR"):
+        return model._libsvm_decision(X)
+    if name == "OneClassSVM":
+        return np.where(model._libsvm_decision(X) > 0, 1.0, -1.0)
+    return np.asarray(model.classes_, dtype=np.float64)[
+        libsvm_votes(model._libsvm_ovo_values(X), model.classes_.size)]
+
+
+def libsvm_votes(ovo_values: np.ndarray, n_classes: int) -> np.ndarray:
+    """svm_predict's vote: pair (i, j) votes i when its value is positive, else j; the
+    first class in the model's order wins a tie.
+
+    Examples
+    --------
+    >>> libsvm_votes(np.array([[1.0, -1.0, 0.0], [-1.0, 1.0, 1.0]]), 3).tolist()
+    [2, 1]
+    """
+    votes = np.zeros((ovo_values.shape[0], n_classes), dtype=np.intp)
+    for p, (i, j) in enumerate(ovo_pairs(n_classes)):
+        positive = ovo_values[:, p] > 0
+        votes[:, i] += positive
+        votes[:, j] += ~positive
+    return np.argmax(votes, axis=1)
 
 
 def report(y: np.ndarray, predicted: np.ndarray, regression: bool) -> list[str]:

@@ -11,6 +11,7 @@ import numpy as np
 from svmx._cli._crossval import fold_predictions, make_folds, report_lines
 from svmx._cli._data import build_estimator, is_classifier, libsvm_class_order, read_data
 from svmx._cli._options import CommandParser, add_model_options, class_weights
+from svmx._glibc_rand import GlibcRand
 from svmx.io import save_model
 
 __all__ = ["make_parser", "run"]
@@ -52,21 +53,32 @@ def run(args: argparse.Namespace) -> int:
         )
     classifier = is_classifier(args.svm_type)
     classes = np.unique(y).tolist() if classifier else []
+    weights = class_weights(args.weights, classes, _warn)
+    # svm-train's rand(), never seeded: the folds of -v and of -b 1's cross-validations.
+    rand = GlibcRand()
     # X stays CSR throughout: the engine trains on sparse rows, as svm-train does.
     if args.n_folds is not None:
-        estimator = build_estimator(args, X.shape[1],
-                                    class_weights(args.weights, classes, _warn))
         predicted = np.empty_like(y)
-        for train, test in make_folds(y, args.n_folds, classifier):
-            predicted[test] = fold_predictions(estimator, X, y, train, test)
+        for train, test in make_folds(y, args.n_folds, classifier, rand, _warn):
+            estimator = build_estimator(args, X.shape[1], weights, verbose=not args.quiet,
+                                        random_state=rand)
+            predicted[test] = fold_predictions(estimator, X, y, train, test,
+                                               rand if args.probability else None)
         for line in report_lines(y, predicted, regression=args.svm_type in (3, 4)):
             print(line)
         return 0
-    estimator = build_estimator(args, X.shape[1], class_weights(args.weights, classes, _warn),
-                                verbose=not args.quiet)
+    estimator = build_estimator(args, X.shape[1], weights, verbose=not args.quiet,
+                                random_state=rand)
     model_file = args.model_file or os.path.basename(args.training_set_file) + ".model"
     if not classifier:
-        estimator.fit(X) if args.svm_type == 2 else estimator.fit(X, y)
+        targets = None if args.svm_type == 2 else y
+        if args.probability:
+            estimator._fit_with_libsvm_probability(X, targets, rand)
+            if args.svm_type == 2 and not hasattr(estimator, "prob_density_marks_"):
+                _warn("WARNING: number of positive or negative decision values <5; too few "
+                      "to do a probability estimation.")
+        else:
+            estimator.fit(X) if targets is None else estimator.fit(X, targets)
         save_model(estimator, model_file)
         return 0
     # svm-train's class order decides each pair's orientation (and so the solver's

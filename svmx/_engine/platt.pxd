@@ -7,7 +7,8 @@
 cdef enum:
     # Status codes returned by sigmoid_train and multiclass_probability.
     PLATT_OK = 0
-    PLATT_NOT_CONVERGED = 1     # iteration cap reached, or the line search could not descend
+    PLATT_NOT_CONVERGED = 1       # iteration cap reached
+    PLATT_LINE_SEARCH_FAILED = 2  # sigmoid_train: the line search could not descend
 
 cdef int sigmoid_train(Py_ssize_t n, const double* dec_values, const double* labels,
                        double* A, double* B) noexcept nogil

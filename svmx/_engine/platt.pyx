@@ -21,7 +21,7 @@ References
 
 import numpy as np
 
-from libc.math cimport exp, fabs, log, log1p
+from libc.math cimport exp, fabs, log
 
 __all__ = ["MIN_PROB", "pairwise_coupling", "sigmoid_predict_py", "sigmoid_train_py"]
 
@@ -43,10 +43,11 @@ MIN_PROB = _MIN_PROB
 
 cdef inline double _sample_loss(double target, double fApB) noexcept nogil:
     # -t log(p) - (1 - t) log(1 - p) with p = 1 / (1 + exp(fApB)), written so that exp only
-    # ever sees a non-positive argument.
+    # ever sees a non-positive argument. log(1 + e), not log1p(e): LIBSVM's arithmetic, so
+    # that the line search takes LIBSVM's steps to the last bit.
     if fApB >= 0.0:
-        return target * fApB + log1p(exp(-fApB))
-    return (target - 1.0) * fApB + log1p(exp(fApB))
+        return target * fApB + log(1.0 + exp(-fApB))
+    return (target - 1.0) * fApB + log(1.0 + exp(fApB))
 
 
 cdef double _sigmoid_loss(Py_ssize_t n, const double* dec_values, const double* labels,
@@ -66,8 +67,9 @@ cdef int sigmoid_train(Py_ssize_t n, const double* dec_values, const double* lab
     Minimises the cross-entropy against Platt's smoothed targets, ``(N+ + 1) / (N+ + 2)`` for
     positives (``labels > 0``) and ``1 / (N- + 2)`` for the rest, by Newton's method with a
     backtracking (Armijo) line search. Writes the result to ``A`` and ``B`` and returns
-    ``PLATT_OK``, or ``PLATT_NOT_CONVERGED`` when the iteration cap is reached or the line
-    search cannot find a decrease (``A`` and ``B`` then hold the last accepted iterate).
+    ``PLATT_OK``, ``PLATT_NOT_CONVERGED`` when the iteration cap is reached or
+    ``PLATT_LINE_SEARCH_FAILED`` when the line search cannot find a decrease (``A`` and ``B``
+    then hold the last accepted iterate).
     """
     cdef Py_ssize_t i
     cdef Py_ssize_t n_pos = 0
@@ -137,6 +139,7 @@ cdef int sigmoid_train(Py_ssize_t n, const double* dec_values, const double* lab
                 break
             step *= 0.5
         if step < SIGMOID_MIN_STEP:
+            status = PLATT_LINE_SEARCH_FAILED
             break
 
     A[0] = a
@@ -261,9 +264,9 @@ def sigmoid_train_py(dec_values, labels):
     B : float
         Offset of the sigmoid.
     status : int
-        0 when the gradient fell below 1e-5; 1 when the iteration cap was reached or the line
-        search failed (``A`` and ``B`` are then the last accepted iterate). The caller decides
-        whether to warn.
+        0 when the gradient fell below 1e-5; 1 when the iteration cap was reached; 2 when the
+        line search failed (``A`` and ``B`` are then the last accepted iterate). The caller
+        decides whether to warn.
 
     Examples
     --------

@@ -7,7 +7,7 @@ generator, so an int seed gives the same split on every platform. A split's
 numpy Generator or RandomState, or a SplitMix64.
 """
 
-from svmx._random import SplitMix64
+from svmx._random import GlibcRand, SplitMix64
 
 from ._discretizer import SupervisedDiscretizer
 from ._labels import class_counts, label_encode
@@ -23,6 +23,7 @@ from ._scaling import (
 from ._splits import k_fold_indices, shuffled_indices, stratified_split, train_test_split
 
 __all__ = [
+    "GlibcRand",
     "MinMaxScaler",
     "OneHotEncoder",
     "Scaler",

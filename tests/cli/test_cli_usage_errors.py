@@ -75,8 +75,8 @@ def test_runtime_errors_are_one_line(tmp_path, monkeypatch, capsys):
                                    "directory"),
         (["train", "bad.txt"], "svmx train: error: bad.txt, line 2: feature indices must be "
                                "ascending (got 2 after 3)"),
-        (["train", "-s", "3", "-b", "1", "good.txt"], "svmx train: error: -b 1 (probability "
-         "estimates) is available for -s 0 and -s 1 only in svmx"),
+        (["train", "-v", "1", "good.txt"], "svmx train: error: n-fold cross validation: n "
+         "must be >= 2"),
         (["predict", "good.txt", "strings.model", "out"], "svmx predict: error: strings.model, "
          "line 1: unknown text in the model header: 'not a model'"),
     ]
