@@ -44,7 +44,7 @@ class GlibcRand:
     >>> [rng.rand() for _ in range(3)]
     [1804289383, 846930886, 1681692777]
     >>> GlibcRand().permutation(5).tolist()
-    [3, 1, 2, 4, 0]
+    [3, 0, 2, 4, 1]
     """
 
     def __init__(self, seed: int = 1) -> None:

@@ -9,7 +9,10 @@ One entry point per job, each taking arrays and the resolved specs of
 - `decision_values` / `engine_serves`: a fitted model's decision values;
 - `sigmoid_train`, `sigmoid_predict`, `pairwise_coupling`: Platt's
   probabilities;
-- `kernel_matrix`, `squared_norms`: kernel values for the Python side.
+- `kernel_matrix`, `squared_norms`: kernel values for the Python side
+  (from `svmx._kernel_values`);
+- `libsvm_decision_values`, `libsvm_ovo_values`: decision values with
+  LIBSVM's own arithmetic, for where its numbers must be met to the last bit.
 
 Status codes from the engine become exceptions (or a `Solution.status`) here,
 after the GIL is taken back.
@@ -25,7 +28,7 @@ import scipy.sparse as sp
 
 from svmx._engine.block_solver cimport BlockSolver
 from svmx._engine.kernel cimport Kernel
-from svmx._engine.kernel_map cimport KernelParams, kernel_block, map_dot_products
+from svmx._engine.kernel_map cimport KernelParams, kernel_params_of
 from svmx._engine.openmp cimport openmp_max_threads
 from svmx._engine.qmatrix cimport OneClassQ, QMatrix, SvcQ, SvrQ
 from svmx._engine.rows cimport CsrRows, DenseRows, DenseRows32, Rows, TiledRows
@@ -39,12 +42,12 @@ from svmx._engine.solver cimport (
     SolverNU,
 )
 
-from svmx._engine.libsvm_values import libsvm_decision_values as _libsvm_decision_values
-from svmx._engine.libsvm_values import libsvm_ovo_values as _libsvm_ovo_values
+from svmx._engine.libsvm_values import libsvm_decision_values, libsvm_ovo_values
 from svmx._engine.platt import pairwise_coupling as _pairwise_coupling
 from svmx._engine.platt import MIN_PROB, sigmoid_predict_py, sigmoid_train_py
 from svmx._engine.predict import decision_values as _engine_decision_values
 from svmx._engine.predict import serves as _engine_serves
+from svmx._kernel_values import DENSE_ENOUGH, dense_if_dense_enough, kernel_matrix, squared_norms
 from svmx._specs import KERNEL_TYPES
 
 __all__ = [
@@ -111,16 +114,6 @@ cdef class Solution:
     def __repr__(self):
         return (f"Solution(solver={self.solver!r}, status={self.status}, n_iter={self.n_iter}, "
                 f"obj={self.obj:.6g}, rho={self.rho:.6g})")
-
-
-cdef KernelParams params_of(kernel):
-    """The engine's KernelParams of a KernelSpec."""
-    cdef KernelParams params
-    params.kernel_type = kernel.kernel_type
-    params.degree = kernel.degree
-    params.gamma = kernel.gamma
-    params.coef0 = kernel.coef0
-    return params
 
 
 cdef Rows gather_rows(X, rows):
@@ -287,7 +280,7 @@ cdef run_block(X, rows, double[::1] p, signed char[::1] y, double[::1] alpha,
                double[::1] C, kernel, solve, int copies):
     """The block solver on the rows `rows` of X; `copies` = 2 for SVR's 2l variables."""
     cdef SolutionInfo info
-    cdef KernelParams params = params_of(kernel)
+    cdef KernelParams params = kernel_params_of(kernel)
     cdef double tol = solve.tol
     cdef long max_iter = solve.max_iter
     cdef Rows data = block_rows(X, rows, solve.cache_bytes / copies)
@@ -497,46 +490,6 @@ def decision_values(X, support_vectors, dual_coef, n_support, kernel, int n_thre
     )
 
 
-def libsvm_decision_values(X, support_vectors, coef, double rho, kernel):
-    """One decision function's values computed exactly as LIBSVM's svm_predict_values.
-
-    ``coef`` has one coefficient per support vector, in the model's order; with a
-    precomputed ``kernel``, X is the kernel against the training samples and
-    ``support_vectors`` the support vectors' column indices. Slower than
-    `decision_values`: for where svmx must give LIBSVM's numbers to the last bit.
-
-    Examples
-    --------
-    >>> from svmx._specs import KernelSpec
-    >>> libsvm_decision_values(np.array([[2.0, 1.0]]), np.array([[1.0, 0.0], [0.0, 1.0]]),
-    ...                        np.array([1.0, -1.0]), 0.5, KernelSpec.named("linear")).tolist()
-    [0.5]
-    """
-    return _libsvm_decision_values(
-        X, support_vectors, coef, rho, kernel_type=kernel.kernel_type, degree=kernel.degree,
-        gamma=kernel.gamma, coef0=kernel.coef0,
-    )
-
-
-def libsvm_ovo_values(X, support_vectors, dual_coef, n_support, rho, kernel):
-    """A classifier's one-vs-one decision values computed exactly as LIBSVM's.
-
-    ``dual_coef``, ``n_support`` and ``rho`` in LIBSVM's layout and class order.
-
-    Examples
-    --------
-    >>> from svmx._specs import KernelSpec
-    >>> libsvm_ovo_values(np.array([[2.0, 1.0]]), np.array([[1.0, 0.0], [0.0, 1.0]]),
-    ...                   np.array([[1.0, -1.0]]), np.array([1, 1]), np.array([0.5]),
-    ...                   KernelSpec.named("linear")).tolist()
-    [[0.5]]
-    """
-    return _libsvm_ovo_values(
-        X, support_vectors, dual_coef, n_support, rho, kernel_type=kernel.kernel_type,
-        degree=kernel.degree, gamma=kernel.gamma, coef0=kernel.coef0,
-    )
-
-
 def sigmoid_train(dec_values, labels):
     """Platt's (A, B, status) for decision values and +1 / -1 labels (see platt.pyx).
 
@@ -569,81 +522,3 @@ def pairwise_coupling(R):
     [[0.5, 0.5]]
     """
     return _pairwise_coupling(R)
-
-
-def squared_norms(X):
-    """Squared Euclidean norm of each row of a dense or CSR matrix, as float64.
-
-    Examples
-    --------
-    >>> squared_norms(np.array([[3.0, 4.0]])).tolist()
-    [25.0]
-    """
-    if sp.issparse(X):
-        return np.asarray(X.multiply(X).sum(axis=1), dtype=np.float64).ravel()
-    X = np.asarray(X)
-    return np.einsum("ij,ij->i", X, X, dtype=np.float64)
-
-
-# Above this fraction of stored entries a sparse block is faster through a dense GEMM.
-DENSE_ENOUGH = 0.05
-
-
-def dense_if_dense_enough(M):
-    """M as a dense array when it is not sparse enough to gain from sparse products.
-
-    Examples
-    --------
-    >>> dense_if_dense_enough(sp.csr_matrix(np.eye(2))).tolist()
-    [[1.0, 0.0], [0.0, 1.0]]
-    """
-    if not sp.issparse(M):
-        return np.asarray(M)
-    if M.nnz > DENSE_ENOUGH * M.shape[0] * M.shape[1]:
-        return M.toarray()
-    return M
-
-
-def kernel_matrix(X, Y, kernel, *, X_sq_norms=None, Y_sq_norms=None):
-    """K(X, Y) of shape (len(X), len(Y)) for dense or CSR X and Y; `kernel` a KernelSpec.
-
-    Dense float64 inputs take one GEMM plus the kernel's map, without the GIL;
-    other inputs form their dot products with numpy / scipy.sparse first.
-    Precomputed squared norms may be passed to save recomputing them.
-
-    Examples
-    --------
-    >>> from svmx._specs import KernelSpec
-    >>> K = kernel_matrix(np.eye(2), np.eye(2), KernelSpec.named("linear"))
-    >>> K.tolist()
-    [[1.0, 0.0], [0.0, 1.0]]
-    """
-    cdef KernelParams params = params_of(kernel)
-    cdef double[:, ::1] out
-    cdef const double[:, ::1] X_view
-    cdef const double[:, ::1] Y_view
-    cdef const double[::1] x_norms
-    cdef const double[::1] y_norms
-    X = dense_if_dense_enough(X)
-    Y = dense_if_dense_enough(Y)
-    if X.ndim != 2 or Y.ndim != 2:
-        raise ValueError(f"kernel_matrix needs 2-D inputs; got {X.ndim}-D and {Y.ndim}-D")
-    if X.shape[1] != Y.shape[1]:
-        raise ValueError(
-            f"X has {X.shape[1]} features, but the support vectors have {Y.shape[1]}"
-        )
-    x_norms = squared_norms(X) if X_sq_norms is None else X_sq_norms
-    y_norms = squared_norms(Y) if Y_sq_norms is None else Y_sq_norms
-    if sp.issparse(X) or sp.issparse(Y):
-        dots = X @ Y.T
-        dots = dots.toarray() if sp.issparse(dots) else np.asarray(dots)
-        out = np.ascontiguousarray(dots, dtype=np.float64)
-        with nogil:
-            map_dot_products(&params, out, x_norms, y_norms)
-        return np.asarray(out)
-    X_view = np.ascontiguousarray(X, dtype=np.float64)
-    Y_view = np.ascontiguousarray(Y, dtype=np.float64)
-    out = np.empty((X_view.shape[0], Y_view.shape[0]), dtype=np.float64)
-    with nogil:
-        kernel_block(&params, X_view, x_norms, Y_view, y_norms, out)
-    return np.asarray(out)

@@ -254,7 +254,7 @@ def density_marks(decisions: np.ndarray) -> np.ndarray | None:
     Examples
     --------
     >>> density_marks(np.arange(-10.0, 10.0)).tolist()
-    [-9.0, -7.0, -5.0, -3.0, -1.0, 1.0, 3.0, 5.0, 7.0, 9.5]
+    [-9.0, -7.0, -5.0, -3.0, -1.0, 0.5, 2.0, 4.0, 6.0, 8.0]
     """
     values = np.sort(np.asarray(decisions, dtype=np.float64))
     half = N_DENSITY_MARKS // 2

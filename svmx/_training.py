@@ -263,17 +263,8 @@ def fit_one_vs_one(
     threads = min(solve.threads, len(trained))
     # Pairs run side by side on `threads` threads, each solve on its share of the rest.
     pair_solve = solve.replace(threads=max(1, solve.threads // threads))
-    gram = None
-    if solve.solver == "auto" and not kernel.is_precomputed:
-        gram = shared_gram(matrix, class_rows, kernel, solve.cache_bytes, threads)
-    solve_matrix, solve_rows = matrix, class_rows
-    if gram is not None:
-        if log is not None:
-            log.note(f"one {gram.matrix.shape[0]} x {gram.matrix.shape[0]} kernel matrix "
-                     f"shared by {len(trained)} pairs")
-        solve_matrix, kernel = gram.matrix, kernel.as_gram()
-        pair_solve = pair_solve.replace(cache_bytes=gram.pair_cache_bytes)
-        solve_rows = [gram.position[rows] for rows in class_rows]
+    solve_matrix, solve_rows, pair_kernel, pair_solve = _pair_inputs(
+        matrix, class_rows, kernel, pair_solve, solve, threads, len(trained))
     # On worker threads each pair writes to its own buffer, replayed in training order.
     logs = [log if log is None or threads == 1 else log.buffered() for _ in trained]
     orders = sigmoids.draw_orders(
@@ -290,7 +281,7 @@ def fit_one_vs_one(
                 orders[number])
         try:
             return solve_problem(solve_matrix, np.concatenate([solve_rows[i], solve_rows[j]]),
-                                 problem, kernel, pair_solve.replace(log=logs[number]))
+                                 problem, pair_kernel, pair_solve.replace(log=logs[number]))
         except NonFiniteSolution as error:
             raise NonFiniteSolution(f"Classes {names[i]!r} and {names[j]!r}: {error}") from None
 
@@ -302,24 +293,55 @@ def fit_one_vs_one(
             results = list(_replayed(pool.map(solve_pair, numbers), logs, log))
     else:
         results = map(solve_pair, numbers)
+    layout = assemble_one_vs_one(class_rows, _turned_to_given_order(trained, results,
+                                                                    class_rows))
+    layout["prob_a"], layout["prob_b"] = _sigmoids_in_given_order(sigmoid_of, n_classes)
+    if log is not None:
+        log.out(f"Total nSV = {layout['support'].size}\n")
+    return layout
+
+
+def _pair_inputs(matrix, class_rows: list[np.ndarray], kernel: KernelSpec,
+                 pair_solve: SolveSpec, solve: SolveSpec, threads: int, n_pairs: int) -> tuple:
+    """What the pairs are solved on: the training matrix, or under ``solver='auto'`` a
+    Gram matrix all pairs share when it fits the cache (matrix, rows per class, kernel,
+    solve spec)."""
+    gram = None
+    if solve.solver == "auto" and not kernel.is_precomputed:
+        gram = shared_gram(matrix, class_rows, kernel, solve.cache_bytes, threads)
+    if gram is None:
+        return matrix, class_rows, kernel, pair_solve
+    if solve.log is not None:
+        solve.log.note(f"one {gram.matrix.shape[0]} x {gram.matrix.shape[0]} kernel matrix "
+                       f"shared by {n_pairs} pairs")
+    return (gram.matrix, [gram.position[rows] for rows in class_rows], kernel.as_gram(),
+            pair_solve.replace(cache_bytes=gram.pair_cache_bytes))
+
+
+def _turned_to_given_order(trained: list[tuple[int, int]], results,
+                           class_rows: list[np.ndarray]) -> list[PairSolution]:
+    """The pairs' solutions in ``ovo_pairs`` order, each oriented (i, j) with i < j; a
+    pair trained as (j, i) is turned over exactly (coefficients and rho negated)."""
     by_pair = {}
     for (i, j), result in zip(trained, results, strict=True):
         coef, rho = result.coef, result.rho
-        if i > j:  # trained as (j, i) of the given order: turn it over
+        if i > j:
             n_i = class_rows[i].size
             coef, rho = -np.concatenate([coef[n_i:], coef[:n_i]]), -rho
             i, j = j, i
         by_pair[i, j] = PairSolution(i, j, coef, rho, result.n_iter, result.status)
-    layout = assemble_one_vs_one(class_rows, [by_pair[pair] for pair in ovo_pairs(n_classes)])
-    # A sigmoid of the pair turned over: P(+1 | f) = 1 / (1 + exp(A f + B)) for -f is B -> -B.
+    return [by_pair[pair] for pair in ovo_pairs(len(class_rows))]
+
+
+def _sigmoids_in_given_order(sigmoid_of: dict, n_classes: int) -> tuple[np.ndarray, np.ndarray]:
+    """probA and probB in ``ovo_pairs`` order (empty without sigmoids). A pair turned
+    over keeps A and negates B: 1 / (1 + exp(A (-f) + B)) is 1 - P of f with -B."""
+    if not sigmoid_of:
+        return np.empty(0, dtype=np.float64), np.empty(0, dtype=np.float64)
     oriented = [sigmoid_of[i, j] if (i, j) in sigmoid_of else
-                (sigmoid_of[j, i][0], -sigmoid_of[j, i][1]) for i, j in
-                (ovo_pairs(n_classes) if sigmoids is not None else [])]
-    layout["prob_a"] = np.array([a for a, _ in oriented], dtype=np.float64)
-    layout["prob_b"] = np.array([b for _, b in oriented], dtype=np.float64)
-    if log is not None:
-        log.out(f"Total nSV = {layout['support'].size}\n")
-    return layout
+                (sigmoid_of[j, i][0], -sigmoid_of[j, i][1]) for i, j in ovo_pairs(n_classes)]
+    return (np.array([a for a, _ in oriented], dtype=np.float64),
+            np.array([b for _, b in oriented], dtype=np.float64))
 
 
 def _replayed(results, logs: list, log: TrainingLog | None):

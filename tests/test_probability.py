@@ -120,7 +120,8 @@ def test_folds_without_a_solution_are_left_out():
 
 def test_sigmoid_without_any_decision_value_is_the_prior():
     labels = np.array([1] * 7 + [-1] * 3, dtype=np.int8)
-    A, B = _fit_sigmoid(np.full(10, np.nan), labels)
+    A, B, status = _fit_sigmoid(np.full(10, np.nan), labels)
+    assert status == 0
     assert A == 0.0
     assert B == pytest.approx(np.log((3 + 1) / (7 + 1)))
 

@@ -27,6 +27,17 @@ cdef struct KernelParams:
     double coef0
 
 
+cdef inline KernelParams kernel_params_of(object kernel):
+    """The KernelParams of an object with ``kernel_type``, ``degree``, ``gamma`` and
+    ``coef0`` (a ``svmx._specs.KernelSpec``)."""
+    cdef KernelParams params
+    params.kernel_type = kernel.kernel_type
+    params.degree = kernel.degree
+    params.gamma = kernel.gamma
+    params.coef0 = kernel.coef0
+    return params
+
+
 cdef inline double power_int(double base, int exponent) noexcept nogil:
     """base ** exponent by repeated squaring (exponent >= 0)."""
     cdef double result = 1.0

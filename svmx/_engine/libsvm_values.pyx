@@ -24,6 +24,7 @@ from svmx._engine.kernel_map cimport (
     RBF,
     SIGMOID,
     KernelParams,
+    kernel_params_of,
     power_int,
 )
 
@@ -180,29 +181,27 @@ def _sorted_csr(M, name):
     return M
 
 
-def libsvm_decision_values(X, support_vectors, coef, double rho, *, int kernel_type,
-                           int degree=3, double gamma=1.0, double coef0=0.0):
+def libsvm_decision_values(X, support_vectors, coef, double rho, kernel):
     """``sum_k coef[k] K(x, sv_k) - rho`` for each row x, exactly as LIBSVM computes it.
 
     For one decision function (a binary pair, a regression, a one-class model),
     with the support vectors in the model's order. Rows are read as LIBSVM's
     sparse nodes (a dense input is taken without its zeros, as LIBSVM's Python
-    binding does). With ``kernel_type`` 4 (precomputed), ``X`` holds the kernel
-    values against the training samples and ``support_vectors`` the support
-    vectors' indices among them.
+    binding does). ``kernel`` has ``kernel_type``, ``degree``, ``gamma`` and
+    ``coef0`` (a ``svmx._specs.KernelSpec``); with a precomputed kernel, ``X``
+    holds the kernel values against the training samples and
+    ``support_vectors`` the support vectors' indices among them.
 
     Examples
     --------
     >>> import numpy as np
+    >>> from svmx._specs import KernelSpec
     >>> libsvm_decision_values(np.array([[1.0, 2.0]]), np.array([[1.0, 0.0], [0.0, 1.0]]),
-    ...                        np.array([0.5, -0.5]), 0.25, kernel_type=0).tolist()
+    ...                        np.array([0.5, -0.5]), 0.25, KernelSpec.named("linear")).tolist()
     [-0.75]
     """
-    cdef KernelParams params
-    params.kernel_type = kernel_type
-    params.degree = degree
-    params.gamma = gamma
-    params.coef0 = coef0
+    cdef KernelParams params = kernel_params_of(kernel)
+    cdef int kernel_type = params.kernel_type
     cdef const double[::1] coef_view = np.ascontiguousarray(coef, dtype=np.float64)
     cdef double[::1] out
     cdef const double[:, :] gram
@@ -239,29 +238,25 @@ def libsvm_decision_values(X, support_vectors, coef, double rho, *, int kernel_t
     return np.asarray(out)
 
 
-def libsvm_ovo_values(X, support_vectors, dual_coef, n_support, rho, *, int kernel_type,
-                      int degree=3, double gamma=1.0, double coef0=0.0):
+def libsvm_ovo_values(X, support_vectors, dual_coef, n_support, rho, kernel):
     """One-vs-one decision values (n_rows, k (k - 1) / 2) exactly as LIBSVM computes them.
 
     ``dual_coef`` (k - 1, n_SV), ``n_support`` (k,) and ``rho`` are in LIBSVM's
     layout and class order (as in its model file); pair (i, j) adds class i's
-    support vectors' terms, then class j's, and subtracts its rho. With
-    ``kernel_type`` 4, X holds the kernel against the training samples and
-    ``support_vectors`` the support vectors' column indices.
+    support vectors' terms, then class j's, and subtracts its rho. ``kernel``
+    as in `libsvm_decision_values`.
 
     Examples
     --------
     >>> import numpy as np
+    >>> from svmx._specs import KernelSpec
     >>> libsvm_ovo_values(np.array([[1.0, 2.0]]), np.array([[1.0, 0.0], [0.0, 1.0]]),
     ...                   np.array([[0.5, -0.5]]), np.array([1, 1]), np.array([0.25]),
-    ...                   kernel_type=0).tolist()
+    ...                   KernelSpec.named("linear")).tolist()
     [[-0.75]]
     """
-    cdef KernelParams params
-    params.kernel_type = kernel_type
-    params.degree = degree
-    params.gamma = gamma
-    params.coef0 = coef0
+    cdef KernelParams params = kernel_params_of(kernel)
+    cdef int kernel_type = params.kernel_type
     cdef const double[:, ::1] coef = np.ascontiguousarray(dual_coef, dtype=np.float64)
     cdef const double[::1] rho_view = np.ascontiguousarray(rho, dtype=np.float64)
     counts = np.asarray(n_support, dtype=np.intp)

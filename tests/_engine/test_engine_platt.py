@@ -271,7 +271,7 @@ def test_sigmoid_train_scale_equivariance_and_failed_line_search():
         # tolerance, and rescaling f rescales the gradient in A (at 1e-3 the fit stops
         # about 2e-6 short in relative terms).
         np.testing.assert_allclose([A_scaled * scale, B_scaled], [A, B], rtol=1e-5, atol=0)
-        assert status_scaled == (1 if scale == 1e10 else 0)
+        assert status_scaled == (2 if scale == 1e10 else 0)  # 2: the line search failed
 
 
 def test_sigmoid_train_accepts_read_only_and_non_contiguous_arrays():
