@@ -12,7 +12,7 @@ import numpy as np
 from svmx import SVC
 from svmx._cli._options import CommandParser
 from svmx.model_selection import GridSearch, libsvm_grid
-from svmx.preprocessing import MinMaxScaler, train_test_split
+from svmx.preprocessing import SvmScaler, train_test_split
 
 __all__ = ["checkerboard", "make_parser", "run"]
 
@@ -53,7 +53,7 @@ def make_parser(prog: str) -> argparse.ArgumentParser:
     return parser
 
 
-def _plot(path: str, scaler: MinMaxScaler, model: SVC, X: np.ndarray, y: np.ndarray) -> bool:
+def _plot(path: str, scaler: SvmScaler, model: SVC, X: np.ndarray, y: np.ndarray) -> bool:
     """Decision regions, points and support vectors; False when matplotlib is missing."""
     try:
         import matplotlib
@@ -85,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
     train, test = train_test_split(len(y), test_ratio=0.25, seed=SEED)
     print(f"checkerboard: {len(y)} points, {N_SQUARES}x{N_SQUARES} squares, seed {SEED}; "
           f"{train.size} for training, {test.size} held out")
-    scaler = MinMaxScaler(feature_range=(-1, 1)).fit(X[train])
+    scaler = SvmScaler(lower=-1.0, upper=1.0).fit(X[train])  # svm-scale, as the guide does
     X_train, X_test = scaler.transform(X[train]), scaler.transform(X[test])
     grid = libsvm_grid(log2c=(3, 13, 5), log2g=(-1, 3, 2))
     print(f"grid search: {len(grid['C'])} values of C x {len(grid['gamma'])} of gamma, "

@@ -1,10 +1,12 @@
 """Preprocessing for SVMs: reproducible splits, labels, scaling and encoding.
 
-Everything here is plain numpy. Splits return row indices so that parallel
-arrays stay aligned, and all randomness comes from a :class:`SplitMix64`
-generator, so an int seed gives the same split on every platform. A split's
-``seed`` accepts what every svmx ``random_state`` accepts: None, an int, a
-numpy Generator or RandomState, or a SplitMix64.
+Everything here is plain numpy and scipy. ``MinMaxScaler`` and ``StandardScaler``
+behave as scikit-learn's classes of the same names (without importing scikit-learn);
+``SvmScaler`` is LIBSVM's svm-scale (sparse input, constant columns dropped, range
+files). Splits return row indices so that parallel arrays stay aligned, and all
+randomness comes from a :class:`SplitMix64` generator, so an int seed gives the same
+split on every platform. A split's ``seed`` accepts what every svmx ``random_state``
+accepts: None, an int, a numpy Generator or RandomState, or a SplitMix64.
 """
 
 from svmx._random import GlibcRand, SplitMix64
@@ -12,15 +14,10 @@ from svmx._random import GlibcRand, SplitMix64
 from ._discretizer import SupervisedDiscretizer
 from ._labels import class_counts, label_encode
 from ._one_hot import OneHotEncoder, one_hot_encode
-from ._scaling import (
-    MinMaxScaler,
-    Scaler,
-    StandardScaler,
-    apply_scaler,
-    min_max_scale,
-    standardize,
-)
+from ._scalers import MinMaxScaler, StandardScaler
+from ._scaling import Scaler, apply_scaler, min_max_scale, standardize
 from ._splits import k_fold_indices, shuffled_indices, stratified_split, train_test_split
+from ._svm_scale import SvmScaler
 
 __all__ = [
     "GlibcRand",
@@ -30,6 +27,7 @@ __all__ = [
     "SplitMix64",
     "StandardScaler",
     "SupervisedDiscretizer",
+    "SvmScaler",
     "apply_scaler",
     "class_counts",
     "k_fold_indices",

@@ -1,9 +1,13 @@
-"""Feature scaling: standardisation and min-max scaling, as functions and estimators.
+"""svmx's own scaling functions: standardisation and min-max scaling of dense arrays.
 
 Both scalings are the affine map ``(x - center) / scale`` per column, stored
 in a :class:`Scaler` so the exact transformation fitted on training rows can
 be replayed on new rows. Statistics use finite values only; NaN and infinity
 pass through untouched, and a constant column gets ``scale = 1``.
+
+The estimators are elsewhere: :class:`MinMaxScaler` and :class:`StandardScaler`
+behave as scikit-learn's classes of the same names, and :class:`SvmScaler` is
+LIBSVM's svm-scale.
 """
 
 from __future__ import annotations
@@ -13,13 +17,10 @@ from typing import NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from svmx._estimator import BaseEstimator, TransformerMixin
-from svmx._validation import check_fitted, check_matrix, check_n_features
+from svmx._validation import check_matrix, check_n_features
 
 __all__ = [
-    "MinMaxScaler",
     "Scaler",
-    "StandardScaler",
     "apply_scaler",
     "min_max_scale",
     "standardize",
@@ -177,13 +178,19 @@ def min_max_scale(
         Data; NaN and infinite entries are ignored by the statistics and
         returned unchanged.
     feature_range : (float, float), default=(-1.0, 1.0)
-        Target interval, ``lower < upper``; the default is svm-scale's.
+        Target interval, ``lower < upper``; the default is svm-scale's interval (but
+        :class:`MinMaxScaler`'s default, as scikit-learn's, is ``(0, 1)``).
 
     Returns
     -------
     scaled : ndarray of shape (n_samples, n_features)
     scaler : Scaler
         A constant column gets ``scale = 1`` and maps to ``lower``.
+
+    See Also
+    --------
+    SvmScaler : svm-scale's scaling exactly: constant columns dropped (to 0), sparse input
+        with implicit zeros counted, range files.
 
     Examples
     --------
@@ -194,128 +201,3 @@ def min_max_scale(
     X = check_matrix(X)
     scaler = _min_max_scaler(X, _check_range(feature_range))
     return _replay(X, scaler), scaler
-
-
-class _ScalerEstimator(TransformerMixin, BaseEstimator):
-    """Shared fit/transform plumbing; subclasses choose how to fit the Scaler."""
-
-    def _fit_scaler(self, X: np.ndarray) -> Scaler:
-        raise NotImplementedError
-
-    def fit(self, X: npt.ArrayLike, y: object = None) -> _ScalerEstimator:
-        """Learn the per-column statistics of ``X``.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Training data.
-        y : ignored
-
-        Returns
-        -------
-        self
-        """
-        X = check_matrix(X)
-        self.scaler_ = self._fit_scaler(X)
-        self.center_, self.scale_ = self.scaler_
-        self.n_features_in_ = X.shape[1]
-        return self
-
-    def transform(self, X: npt.ArrayLike) -> np.ndarray:
-        """Scale ``X`` with the fitted statistics.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-
-        Returns
-        -------
-        ndarray of shape (n_samples, n_features)
-        """
-        check_fitted(self, "scaler_")
-        return _replay(check_matrix(X), self.scaler_, owner=type(self).__name__)
-
-    def inverse_transform(self, X: npt.ArrayLike) -> np.ndarray:
-        """Undo the scaling: ``x * scale + center``.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Scaled data.
-
-        Returns
-        -------
-        ndarray of shape (n_samples, n_features)
-        """
-        check_fitted(self, "scaler_")
-        return _replay(check_matrix(X), self.scaler_, inverse=True, owner=type(self).__name__)
-
-
-class StandardScaler(_ScalerEstimator):
-    """Standardise features to zero mean and unit population variance.
-
-    Estimator-style wrapper of :func:`standardize`. NaN and infinite values
-    are ignored when fitting and passed through unchanged.
-
-    Attributes
-    ----------
-    scaler_ : Scaler
-        The fitted map.
-    center_ : ndarray of shape (n_features,)
-        Mean of each column's finite values.
-    scale_ : ndarray of shape (n_features,)
-        Population standard deviation of each column (1 if constant).
-    n_features_in_ : int
-        Number of columns seen in ``fit``.
-
-    Examples
-    --------
-    >>> scaler = StandardScaler().fit([[0.0], [2.0], [4.0]])
-    >>> scaler.transform([[2.0], [6.0]]).ravel().round(4).tolist()
-    [0.0, 2.4495]
-    >>> scaler.inverse_transform([[0.0]]).tolist()
-    [[2.0]]
-    """
-
-    def __init__(self) -> None:
-        pass
-
-    def _fit_scaler(self, X: np.ndarray) -> Scaler:
-        return _standard_scaler(X)
-
-
-class MinMaxScaler(_ScalerEstimator):
-    """Scale features linearly into ``feature_range`` (svm-scale's ``[-1, 1]`` by default).
-
-    Estimator-style wrapper of :func:`min_max_scale`. NaN and infinite values
-    are ignored when fitting and passed through unchanged.
-
-    Parameters
-    ----------
-    feature_range : (float, float), default=(-1, 1)
-        Target interval, ``lower < upper``.
-
-    Attributes
-    ----------
-    scaler_ : Scaler
-        The fitted map.
-    center_, scale_ : ndarray of shape (n_features,)
-        The affine map's parameters.
-    data_min_, data_max_ : ndarray of shape (n_features,)
-        Smallest and largest finite value of each column.
-    n_features_in_ : int
-        Number of columns seen in ``fit``.
-
-    Examples
-    --------
-    >>> scaler = MinMaxScaler().fit([[1.0, -3.0], [3.0, 3.0]])
-    >>> scaler.transform([[2.0, 0.0], [5.0, 6.0]]).tolist()
-    [[0.0, 0.0], [3.0, 2.0]]
-    """
-
-    def __init__(self, feature_range: tuple[float, float] = (-1, 1)) -> None:
-        self.feature_range = feature_range
-
-    def _fit_scaler(self, X: np.ndarray) -> Scaler:
-        self.data_min_, self.data_max_ = _finite_min_max(X)
-        return _min_max_scaler(X, _check_range(self.feature_range))
