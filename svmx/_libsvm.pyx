@@ -47,18 +47,28 @@ from svmx._engine.platt import pairwise_coupling as _pairwise_coupling
 from svmx._engine.platt import MIN_PROB, sigmoid_predict_py, sigmoid_train_py
 from svmx._engine.predict import decision_values as _engine_decision_values
 from svmx._engine.predict import serves as _engine_serves
-from svmx._kernel_values import DENSE_ENOUGH, dense_if_dense_enough, kernel_matrix, squared_norms
+from svmx._kernel_values import (
+    DENSE_ENOUGH,
+    dense_if_dense_enough,
+    kernel_matrix,
+    squared_norms,
+)
 from svmx._specs import KERNEL_TYPES
 
 __all__ = [
+    "DENSE_ENOUGH",
     "KERNEL_TYPES",
     "MAX_ITER",
+    "MIN_PROB",
     "NO_MARGIN",
     "SOLVED",
     "Solution",
     "decision_values",
+    "dense_if_dense_enough",
     "engine_serves",
     "kernel_matrix",
+    "libsvm_decision_values",
+    "libsvm_ovo_values",
     "pairwise_coupling",
     "sigmoid_predict",
     "sigmoid_train",

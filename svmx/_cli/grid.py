@@ -18,6 +18,7 @@ import numpy as np
 from svmx._cli._crossval import fold_predictions, make_folds, regression_figures
 from svmx._cli._data import build_estimator, is_classifier, read_data
 from svmx._cli._options import CommandParser, add_model_options, class_weights
+from svmx._glibc_rand import GlibcRand
 from svmx._progress import ProgressBar
 
 __all__ = ["coarse_to_fine", "make_parser", "parse_range", "run"]
@@ -171,8 +172,11 @@ def run(args: argparse.Namespace) -> int:
     classification = is_classifier(args.svm_type)
     regression = args.svm_type in (3, 4)
     classes = np.unique(y).tolist() if classification else []
+    # Each candidate's folds are svm-train's (grid.py runs a fresh svm-train per candidate);
+    # every task's copy of the estimator starts its probability folds from rand()'s start.
     estimator = build_estimator(args, X.shape[1], class_weights(
-        args.weights, classes, lambda message: print(message, file=sys.stderr)))
+        args.weights, classes, lambda message: print(message, file=sys.stderr)),
+        random_state=GlibcRand())
     # X stays CSR: every fit trains on sparse rows.
     c_values = coarse_to_fine(args.log2c) if args.log2c is not None else [None]
     g_values = coarse_to_fine(args.log2g) if args.log2g is not None else [None]

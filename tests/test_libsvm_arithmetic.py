@@ -1,0 +1,166 @@
+"""LIBSVM's arithmetic where svmx must give its numbers to the last bit.
+
+- `GlibcRand` is glibc's ``rand()`` (what svm-train shuffles with), without global state;
+- the LIBSVM-exact decision values (`_libsvm_ovo_values`, `_libsvm_decision`) equal
+  libsvm-official's ``svm_predict_values`` bit for bit, for every kernel;
+- an estimator given a `GlibcRand` fits Platt's sigmoids with svm-train's folds: on CSR
+  input its ``probA_``/``probB_`` are LIBSVM's exactly.
+
+libsvm-official runs with one OpenMP thread (see tests/cli/test_cli_libsvm_matrix.py).
+"""
+
+import contextlib
+import ctypes
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+import svmx
+from svmx._probability import density_marks
+from svmx.datasets import load_svmlight_file
+from svmx.preprocessing import GlibcRand
+
+svmutil = pytest.importorskip("libsvm.svmutil")
+
+_libc = ctypes.CDLL(None)
+
+
+@contextlib.contextmanager
+def one_openmp_thread():
+    try:
+        gomp = ctypes.CDLL("libgomp.so.1")
+    except OSError:
+        yield
+        return
+    threads = gomp.omp_get_max_threads()
+    gomp.omp_set_num_threads(1)
+    try:
+        yield
+    finally:
+        gomp.omp_set_num_threads(threads)
+
+
+def _data(shared_data_dir, name, rows=300):
+    path = shared_data_dir / name
+    if not path.is_file():
+        pytest.skip(f"../shared/data/{name} not found: parity data is only on the team's "
+                    "machines")
+    X, y = load_svmlight_file(str(path))
+    keep = np.arange(0, X.shape[0], max(1, X.shape[0] // rows))[:rows]
+    return X[keep], y[keep]
+
+
+def _libsvm_problem(X, y):
+    X = sp.csr_matrix(X)
+    rows = [{int(j) + 1: float(v) for j, v in zip(X.indices[X.indptr[i]:X.indptr[i + 1]],
+                                                  X.data[X.indptr[i]:X.indptr[i + 1]],
+                                                  strict=True)}
+            for i in range(X.shape[0])]
+    return y.tolist(), rows
+
+
+def test_rand_is_glibcs_and_keeps_its_own_state():
+    for seed in (1, 0, 7, 2**31 + 5, 2**32 - 1):
+        _libc.srand(ctypes.c_uint(seed))
+        expected = [_libc.rand() for _ in range(2000)]
+        rand = GlibcRand(seed)
+        assert [rand.rand() for _ in range(2000)] == expected
+    one, two = GlibcRand(), GlibcRand()
+    one.rand()
+    assert one.rand() != two.rand()  # two generators, two streams
+
+
+def test_rand_rejects_a_non_integer_seed():
+    with pytest.raises(TypeError, match="seed must be an integer"):
+        GlibcRand(1.5)
+
+
+def test_libsvm_permutation_is_the_swap_shuffle():
+    rand, reference = GlibcRand(), GlibcRand()
+    order = list(range(10))
+    for i in range(10):
+        j = i + reference.rand() % (10 - i)
+        order[i], order[j] = order[j], order[i]
+    assert rand.permutation(10).tolist() == order
+
+
+def test_every_random_state_accepts_a_glibc_rand():
+    from svmx._random import numpy_generator, splitmix_generator
+
+    assert isinstance(numpy_generator(GlibcRand()), np.random.Generator)
+    assert splitmix_generator(GlibcRand()).state == splitmix_generator(GlibcRand()).state
+    svmx.SVC(random_state=GlibcRand()).fit([[0.0], [1.0], [2.0], [3.0]], [0, 0, 1, 1])
+
+
+@pytest.mark.parametrize("params", [
+    {"kernel": "rbf", "gamma": 0.01}, {"kernel": "linear"},
+    {"kernel": "poly", "degree": 3, "gamma": 0.02, "coef0": 1.0},
+    {"kernel": "sigmoid", "gamma": 0.001, "coef0": -0.5},
+], ids=["rbf", "linear", "poly", "sigmoid"])
+def test_ovo_values_are_libsvms(params, shared_data_dir, tmp_path):
+    X, y = _data(shared_data_dir, "dna.scale")
+    svmx.io.save_model(svmx.SVC(C=2, solver="smo", **params).fit(X, y), tmp_path / "m")
+    model = svmx.io.load_model(tmp_path / "m")  # LIBSVM's class order, as the file has it
+    labels, rows = _libsvm_problem(X, y)
+    reference = svmutil.svm_load_model(str(tmp_path / "m"))
+    with one_openmp_thread():
+        _, _, expected = svmutil.svm_predict(labels, rows, reference, "-q")
+    ours = model._libsvm_ovo_values(X)
+    assert np.array_equal(ours, np.asarray(expected))
+    # the fast path agrees to rounding
+    np.testing.assert_allclose(
+        ours, model.set_params(decision_function_shape="ovo").decision_function(X),
+        rtol=0, atol=1e-9)
+
+
+@pytest.mark.parametrize("estimator", [
+    svmx.SVR(C=4, gamma=0.1, solver="smo"), svmx.NuSVR(nu=0.3, kernel="linear", solver="smo"),
+    svmx.OneClassSVM(nu=0.2, gamma=0.05, solver="smo"),
+], ids=["svr", "nusvr", "one_class"])
+def test_single_problem_values_are_libsvms(estimator, shared_data_dir, tmp_path):
+    X, y = _data(shared_data_dir, "housing_scale")
+    estimator.fit(X) if isinstance(estimator, svmx.OneClassSVM) else estimator.fit(X, y)
+    svmx.io.save_model(estimator, tmp_path / "m")
+    model = svmx.io.load_model(tmp_path / "m")
+    labels, rows = _libsvm_problem(X, y)
+    with one_openmp_thread():
+        _, _, expected = svmutil.svm_predict(labels, rows,
+                                             svmutil.svm_load_model(str(tmp_path / "m")), "-q")
+    assert np.array_equal(model._libsvm_decision(X), np.asarray(expected)[:, 0])
+
+
+def test_precomputed_values_are_libsvms(shared_data_dir):
+    X, y = _data(shared_data_dir, "heart_scale", rows=120)
+    gram = (X @ X.T).toarray()
+    model = svmx.SVC(kernel="precomputed", solver="smo").fit(gram, y)
+    expected = gram[:, model.support_] @ model._dual_coef_[0] + model._intercept_[0]
+    ours = model._libsvm_ovo_values(gram)[:, 0]
+    np.testing.assert_allclose(ours, expected, rtol=0, atol=1e-10)
+    sequential = [sum(c * k for c, k in zip(model._dual_coef_[0].tolist(),
+                                             gram[i, model.support_].tolist(), strict=True))
+                  + model._intercept_[0] for i in range(gram.shape[0])]
+    assert ours.tolist() == sequential
+
+
+@pytest.mark.parametrize("name", ["heart_scale", "svmguide1", "dna.scale"])
+def test_probability_with_glibc_rand_is_libsvms(name, shared_data_dir, tmp_path):
+    X, y = _data(shared_data_dir, name)
+    labels, rows = _libsvm_problem(X, y)
+    _libc.srand(1)
+    with one_openmp_thread():
+        reference = svmutil.svm_train(labels, rows, "-q -b 1 -c 2 -g 0.05")
+    svmutil.svm_save_model(str(tmp_path / "libsvm.model"), reference)
+    order = list(reference.get_labels())
+    model = svmx.SVC(C=2, gamma=0.05, probability=True, solver="smo",
+                     random_state=GlibcRand())._fit_in_class_order(X, y, order)
+    svmx.io.save_model(model, tmp_path / "svmx.model", class_order=order)
+    assert (tmp_path / "svmx.model").read_bytes() == (tmp_path / "libsvm.model").read_bytes()
+
+
+def test_density_marks():
+    values = np.arange(-10.0, 10.0)
+    marks = density_marks(values[::-1])  # any order: they are sorted first
+    assert marks.tolist() == [-9.0, -7.0, -5.0, -3.0, -1.0, 0.5, 2.0, 4.0, 6.0, 8.0]
+    assert density_marks(np.r_[np.arange(4.0), -np.arange(1.0, 30.0)]) is None
+    assert density_marks(-np.arange(1.0, 30.0)) is None  # no value at or above 0
