@@ -5,6 +5,8 @@ the project root, the parent of ``tests/``). That folder exists on the team's ma
 but is not shipped with the package, so a test that needs a missing file is skipped, not failed.
 """
 
+import contextlib
+import ctypes
 from functools import cache
 from pathlib import Path
 
@@ -63,3 +65,25 @@ def shared_data_dir():
 def load_shared_fixture():
     """The :func:`load_shared` helper, for tests that prefer a fixture to an import."""
     return load_shared
+
+
+@contextlib.contextmanager
+def one_openmp_thread():
+    """Run libsvm-official with one OpenMP thread: LIBSVM's sequential arithmetic.
+
+    libsvm-official is built with OpenMP, and LIBSVM 3.37 sums a regression's or a
+    one-class model's decision value with an OpenMP reduction (``schedule(guided)``), whose
+    last bits depend on how the threads shared the work; svm-train built by LIBSVM's own
+    Makefile (no OpenMP) sums sequentially, and that is the reference.
+    """
+    try:
+        gomp = ctypes.CDLL("libgomp.so.1")
+    except OSError:  # no OpenMP runtime: the library runs sequentially anyway
+        yield
+        return
+    threads = gomp.omp_get_max_threads()
+    gomp.omp_set_num_threads(1)
+    try:
+        yield
+    finally:
+        gomp.omp_set_num_threads(threads)

@@ -9,12 +9,12 @@
 libsvm-official runs with one OpenMP thread (see tests/cli/test_cli_libsvm_matrix.py).
 """
 
-import contextlib
 import ctypes
 
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from conftest import one_openmp_thread
 
 import svmx
 from svmx._probability import density_marks
@@ -26,19 +26,6 @@ svmutil = pytest.importorskip("libsvm.svmutil")
 _libc = ctypes.CDLL(None)
 
 
-@contextlib.contextmanager
-def one_openmp_thread():
-    try:
-        gomp = ctypes.CDLL("libgomp.so.1")
-    except OSError:
-        yield
-        return
-    threads = gomp.omp_get_max_threads()
-    gomp.omp_set_num_threads(1)
-    try:
-        yield
-    finally:
-        gomp.omp_set_num_threads(threads)
 
 
 def _data(shared_data_dir, name, rows=300):

@@ -92,34 +92,6 @@ cdef double kernel_value(const KernelParams* params,
     return dot  # LINEAR
 
 
-cdef void sparse_values(const KernelParams* params,
-                        const int[::1] x_indptr, const int[::1] x_indices,
-                        const double[::1] x_data,
-                        const int[::1] s_indptr, const int[::1] s_indices,
-                        const double[::1] s_data,
-                        const double[::1] coef, double rho, double[::1] out) noexcept nogil:
-    cdef Py_ssize_t i, k, n_rows = out.shape[0], n_support = coef.shape[0]
-    cdef Py_ssize_t x_start, s_start
-    cdef double total
-    cdef const int* no_index = NULL
-    cdef const double* no_value = NULL
-    for i in range(n_rows):
-        x_start = x_indptr[i]
-        total = 0.0
-        for k in range(n_support):
-            s_start = s_indptr[k]
-            total += coef[k] * kernel_value(
-                params,
-                &x_indices[x_start] if x_indptr[i + 1] > x_start else no_index,
-                &x_data[x_start] if x_indptr[i + 1] > x_start else no_value,
-                x_indptr[i + 1] - x_start,
-                &s_indices[s_start] if s_indptr[k + 1] > s_start else no_index,
-                &s_data[s_start] if s_indptr[k + 1] > s_start else no_value,
-                s_indptr[k + 1] - s_start,
-            )
-        out[i] = total - rho
-
-
 cdef void sparse_kernel_row(const KernelParams* params, Py_ssize_t i,
                             const int[::1] x_indptr, const int[::1] x_indices,
                             const double[::1] x_data,
@@ -156,17 +128,6 @@ cdef void pair_sums(const double* kvalue, const double[:, ::1] coef,
             p += 1
 
 
-cdef void gram_values(const double[:, :] gram, const Py_ssize_t[::1] columns,
-                      const double[::1] coef, double rho, double[::1] out) noexcept nogil:
-    cdef Py_ssize_t i, k
-    cdef double total
-    for i in range(out.shape[0]):
-        total = 0.0
-        for k in range(coef.shape[0]):
-            total += coef[k] * gram[i, columns[k]]
-        out[i] = total - rho
-
-
 def _sorted_csr(M, name):
     if not sp.issparse(M):
         M = sp.csr_matrix(np.asarray(M, dtype=np.float64))
@@ -200,42 +161,12 @@ def libsvm_decision_values(X, support_vectors, coef, double rho, kernel):
     ...                        np.array([0.5, -0.5]), 0.25, KernelSpec.named("linear")).tolist()
     [-0.75]
     """
-    cdef KernelParams params = kernel_params_of(kernel)
-    cdef int kernel_type = params.kernel_type
-    cdef const double[::1] coef_view = np.ascontiguousarray(coef, dtype=np.float64)
-    cdef double[::1] out
-    cdef const double[:, :] gram
-    cdef const Py_ssize_t[::1] columns
-    if kernel_type == PRECOMPUTED:
-        gram = np.asarray(X.toarray() if sp.issparse(X) else X, dtype=np.float64)
-        columns = np.ascontiguousarray(support_vectors, dtype=np.intp)
-        if columns.shape[0] != coef_view.shape[0]:
-            raise ValueError("one support-vector index per coefficient is needed")
-        if columns.shape[0] and (np.min(columns) < 0 or np.max(columns) >= gram.shape[1]):
-            raise ValueError("support-vector indices must address columns of X")
-        out = np.empty(gram.shape[0], dtype=np.float64)
-        with nogil:
-            gram_values(gram, columns, coef_view, rho, out)
-        return np.asarray(out)
-    if kernel_type not in (LINEAR, POLY, RBF, SIGMOID):
-        raise ValueError(f"kernel_type must be 0 to 4, got {kernel_type}")
-    rows = _sorted_csr(X, "X")
-    vectors = _sorted_csr(support_vectors, "support_vectors")
-    if vectors.shape[0] != coef_view.shape[0]:
-        raise ValueError(
-            f"{vectors.shape[0]} support vectors but {coef_view.shape[0]} coefficients"
-        )
-    cdef const int[::1] x_indptr = rows.indptr.astype(np.intc, copy=False)
-    cdef const int[::1] x_indices = rows.indices
-    cdef const double[::1] x_data = rows.data
-    cdef const int[::1] s_indptr = vectors.indptr.astype(np.intc, copy=False)
-    cdef const int[::1] s_indices = vectors.indices
-    cdef const double[::1] s_data = vectors.data
-    out = np.empty(rows.shape[0], dtype=np.float64)
-    with nogil:
-        sparse_values(&params, x_indptr, x_indices, x_data, s_indptr, s_indices, s_data,
-                      coef_view, rho, out)
-    return np.asarray(out)
+    coef = np.asarray(coef, dtype=np.float64)
+    if coef.ndim != 1:
+        raise ValueError(f"coef must be 1-D, got shape {coef.shape}")
+    # One class holding every support vector: the pair sum is the plain sequential sum.
+    return libsvm_ovo_values(X, support_vectors, coef[np.newaxis, :],
+                             np.array([coef.shape[0], 0]), np.array([rho]), kernel)[:, 0]
 
 
 def libsvm_ovo_values(X, support_vectors, dual_coef, n_support, rho, kernel):

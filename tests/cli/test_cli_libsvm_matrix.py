@@ -19,7 +19,6 @@ sequential sum that svm-train computes when built as LIBSVM's Makefile builds it
 OpenMP): the library is run with one OpenMP thread.
 """
 
-import contextlib
 import ctypes
 import os
 import shutil
@@ -29,6 +28,7 @@ import tempfile
 
 import numpy as np
 import pytest
+from conftest import one_openmp_thread
 
 from svmx.cli import main
 
@@ -70,20 +70,6 @@ CASES = ([(name, flags) for name in CLASSIFICATION for flags in CLASSIFIER_FLAGS
 _libc = ctypes.CDLL(None)
 
 
-@contextlib.contextmanager
-def _one_openmp_thread():
-    """LIBSVM's sequential arithmetic from the OpenMP build of libsvm-official."""
-    try:
-        gomp = ctypes.CDLL("libgomp.so.1")
-    except OSError:  # no OpenMP runtime: the library runs sequentially anyway
-        yield
-        return
-    threads = gomp.omp_get_max_threads()
-    gomp.omp_set_num_threads(1)
-    try:
-        yield
-    finally:
-        gomp.omp_set_num_threads(threads)
 
 
 def _subset(shared_data_dir, name, directory):
@@ -124,7 +110,7 @@ def _libsvm_train(capsys, path, flags, model_path):
 
     def train():
         _libc.srand(1)  # svm-train never seeds rand(): a fresh process draws this stream
-        with _one_openmp_thread():
+        with one_openmp_thread():
             return svmutil.svm_train(y, x, flags)
 
     capsys.readouterr()
@@ -173,7 +159,7 @@ def test_train_as_svm_train(name, flags, shared_data_dir, workdir, capsys):
 def _libsvm_lines(path, model, probability):
     """svm-predict's output lines from LIBSVM 3.37's own predictions."""
     y, x = svmutil.svm_read_problem(str(path))
-    with _one_openmp_thread():
+    with one_openmp_thread():
         labels, _, values = svmutil.svm_predict(y, x, model,
                                                 "-q" + (" -b 1" if probability else ""))
     svm_type = model.get_svm_type()
