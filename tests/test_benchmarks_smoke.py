@@ -1,11 +1,13 @@
-"""Smoke tests of the benchmark suite ``benchmarks/run.py``.
+"""Smoke tests of the benchmark suite ``benchmarks/run.py`` and of ``benchmarks/bench_cli.py``.
 
-The end-to-end test runs the script as a user would (``python benchmarks/run.py`` from the
-project root) on the smallest shared data set and checks the report's shape, not its timings.
+The end-to-end tests run the scripts as a user would (``python benchmarks/run.py`` from the
+project root) on the smallest shared data set, or for ``bench_cli.py`` on its tiny generated
+set, and check the report's shape, not its timings.
 The helper test checks the one piece of arithmetic the report relies on: reading per-pair dual
 coefficients out of LIBSVM's multiclass ``dual_coef_`` layout.
 """
 
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -87,3 +89,45 @@ def test_pair_coefficients_sum_the_one_vs_one_objectives(monkeypatch):
         for pair in pairs
     )
     assert multiclass == pytest.approx(binary, rel=1e-9)
+
+
+CLI_COLUMNS = [
+    "dataset", "flags", "step", "LIBSVM s", "svmx s", "time ratio", "ratio less import",
+    "time <= 1.5x", "CPU s LIBSVM / svmx", "LIBSVM MB", "svmx MB", "LIBSVM + baseline MB",
+    "RSS ratio", "RSS <= 1.5x",
+    "LIBSVM result", "svmx result", "svm-predict on svmx model", "same predictions",
+]
+
+
+def test_bench_cli_quick_on_the_generated_wide_set_prints_the_table(tmp_path):
+    if shutil.which("svm-train") is None or shutil.which("svm-predict") is None:
+        pytest.skip("svm-train / svm-predict (LIBSVM's tools) are not on PATH")
+    output = tmp_path / "cli.md"
+    command = [sys.executable, "benchmarks/bench_cli.py", "--quick", "--datasets", "wide"]
+    result = subprocess.run(
+        [*command, "--output", str(output), "--work-dir", str(tmp_path / "work")],
+        cwd=PROJECT_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    lines = result.stdout.splitlines()
+    assert any(line.startswith("Machine: ") and "logical CPUs" in line for line in lines)
+    assert any(line.startswith('| `python -c "import svmx"` |') for line in lines)
+    header = next(line for line in lines if line.startswith("| dataset | flags |"))
+    assert _cells(header) == CLI_COLUMNS
+    rows = {_cells(line)[2]: _cells(line) for line in lines if line.startswith("| wide |")}
+    assert sorted(rows) == ["predict", "train"]
+    for row in rows.values():
+        assert len(row) == len(CLI_COLUMNS)
+        assert row[1] == "linear"
+        assert row[7] in ("yes", "NO") and row[13] in ("yes", "NO")
+        assert float(row[3]) > 0 and float(row[4]) > 0 and float(row[10]) > 0
+    # Results are checked for their form only (parity is other tests' business).
+    train, predict = rows["train"], rows["predict"]
+    assert all(cell.endswith(" SV") for cell in train[14:16])
+    assert all(cell.endswith("/100)") for cell in predict[14:17])
+    assert predict[17].endswith("/100")
+    assert output.read_text() == result.stdout.rstrip("\n") + "\n"

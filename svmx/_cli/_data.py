@@ -84,7 +84,11 @@ def widen_model(model: Any, n_features: int) -> None:
     """
     extra = n_features - model.n_features_in_
     if extra > 0 and model.kernel != "precomputed":
-        model.support_vectors_ = np.pad(model.support_vectors_, ((0, 0), (0, extra)))
+        vectors = model.support_vectors_
+        if sp.issparse(vectors):  # wider in name only: no entry is copied
+            model.support_vectors_ = fit_width(sp.csr_matrix(vectors), n_features)
+        else:
+            model.support_vectors_ = np.pad(vectors, ((0, 0), (0, extra)))
         model.n_features_in_ = n_features
         model.shape_fit_ = (model.shape_fit_[0], n_features)
 

@@ -187,7 +187,9 @@ def run(args: argparse.Namespace) -> int:
         if not args.quiet:
             print(message)
 
-    model = load_model(args.model_file)
+    # Sparse support vectors: a dense copy of a text model's would take n_SV x n_features
+    # doubles (svm-predict keeps only the listed features, as this does).
+    model = load_model(args.model_file, sparse=True)
     kind = probability_kind(model)
     probability = bool(args.probability)
     if probability and kind is None:

@@ -15,9 +15,12 @@ from __future__ import annotations
 
 import math
 import os
+from array import array
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
+import scipy.sparse as sp
 
 from svmx import svm
 from svmx._fitted import FittedModel, write_fitted_state
@@ -67,18 +70,21 @@ def _to_int(token: str, line: int, what: str) -> int:
     return value
 
 
-def _read_header(lines: list[str]) -> tuple[dict, dict, int]:
-    """Header values, the line each came from, and the index of the line after ``SV``."""
+def _read_header(lines: Iterator[tuple[int, str]]) -> tuple[dict, dict, int]:
+    """Header values, the line each came from, and the number of the ``SV`` line.
+
+    ``lines`` yields (1-based line number, text); it is consumed up to the ``SV`` line.
+    """
     header: dict[str, Any] = {}
     where: dict[str, int] = {}
-    for index, text in enumerate(lines):
-        number = index + 1
+    number = 0
+    for number, text in lines:
         tokens = text.split()
         if not tokens:
             continue
         key, values = tokens[0], tokens[1:]
         if key == "SV":
-            return header, where, index + 1
+            return header, where, number
         if key not in _HEADER_KEYS:
             raise _ModelFileError(number, f"unknown text in the model header: {text.strip()!r}")
         arity = _HEADER_KEYS[key]
@@ -95,7 +101,7 @@ def _read_header(lines: list[str]) -> tuple[dict, dict, int]:
             header[key] = _to_float(values[0], number, key)
         else:
             header[key] = np.array([_to_float(v, number, key) for v in values], dtype=np.float64)
-    raise _ModelFileError(len(lines), "the file ends before the 'SV' line (truncated?)")
+    raise _ModelFileError(number, "the file ends before the 'SV' line (truncated?)")
 
 
 def _check_header(header: dict, where: dict, sv_line: int) -> None:
@@ -135,17 +141,22 @@ def _check_header(header: dict, where: dict, sv_line: int) -> None:
         raise _ModelFileError(where["probA"], "probA without probB")
 
 
-def _read_support_vectors(lines: list[str], first: int, header: dict) -> dict:
-    """Coefficients (n_coef, n_SV) and the (index, value) pairs of each support vector."""
+def _read_support_vectors(
+    lines: Iterator[tuple[int, str]], sv_line: int, header: dict
+) -> dict:
+    """Coefficients (n_coef, n_SV) and the (index, value) pairs of each support vector,
+    from the lines after the ``SV`` line (number ``sv_line``)."""
     n_coef = header["nr_class"] - 1
     total = header["total_sv"]
-    # Grown line by line, not allocated from total_sv, which may be corrupt.
-    coef: list[list[float]] = []
-    rows, columns, values = [], [], []
+    # Grown line by line, not allocated from total_sv, which may be corrupt; typed arrays
+    # (8 bytes an entry), not lists of Python numbers (about 40), so a wide text model
+    # needs little more than its own size.
+    coef = array("d")
+    rows, columns, values = array("q"), array("q"), array("d")
     count = 0
-    for index in range(first, len(lines)):
-        number = index + 1
-        tokens = lines[index].split()
+    number = sv_line
+    for number, text in lines:
+        tokens = text.split()
         if not tokens:
             continue
         if count == total:
@@ -154,7 +165,8 @@ def _read_support_vectors(lines: list[str], first: int, header: dict) -> dict:
             raise _ModelFileError(
                 number, f"a support vector line needs {n_coef} coefficient(s) first"
             )
-        coef.append([_to_float(tokens[c], number, "the coefficient") for c in range(n_coef)])
+        coef.extend([_to_float(tokens[c], number, "the coefficient") for c in range(n_coef)])
+        line_columns, line_values = [], []
         for token in tokens[n_coef:]:
             feature, colon, value = token.partition(":")
             if not colon:
@@ -162,19 +174,21 @@ def _read_support_vectors(lines: list[str], first: int, header: dict) -> dict:
             column = _to_int(feature, number, "the feature index")
             if column < 0:
                 raise _ModelFileError(number, f"negative feature index in {token!r}")
-            rows.append(count)
-            columns.append(column)
-            values.append(_to_float(value, number, "the feature value"))
+            line_columns.append(column)
+            line_values.append(_to_float(value, number, "the feature value"))
+        rows.extend([count] * len(line_columns))
+        columns.extend(line_columns)
+        values.extend(line_values)
         count += 1
     if count < total:
         raise _ModelFileError(
-            len(lines), f"expected {total} support vectors after 'SV', found {count} (truncated?)"
+            number, f"expected {total} support vectors after 'SV', found {count} (truncated?)"
         )
     return {
-        "coef": np.array(coef, dtype=np.float64).reshape(total, n_coef).T.copy(),
-        "rows": np.array(rows, dtype=np.intp),
-        "columns": np.array(columns, dtype=np.intp),
-        "values": np.array(values, dtype=np.float64),
+        "coef": np.frombuffer(coef, dtype=np.float64).reshape(total, n_coef).T.copy(),
+        "rows": np.frombuffer(rows, dtype=np.int64).astype(np.intp),
+        "columns": np.frombuffer(columns, dtype=np.int64).astype(np.intp),
+        "values": np.frombuffer(values, dtype=np.float64).copy(),
     }
 
 
@@ -199,29 +213,64 @@ def read_model_file(path: str | os.PathLike) -> dict:
         For a malformed or truncated file, naming the file and the line.
     """
     name = os.fspath(path)
+    # Two passes over the file, line by line, so that its text is never held whole (a wide
+    # model's would be several times its size as Python strings): the first finds a
+    # non-ASCII byte or a NUL anywhere (they are reported before any other error), the
+    # second parses.
+    first_non_ascii = first_nul = None
     with open(path, "rb") as handle:
-        content = handle.read()
-    try:
-        text = content.decode("ascii")
-    except UnicodeDecodeError as error:
-        line = content.count(b"\n", 0, error.start) + 1
-        raise ValueError(f"{name}, line {line}: not a LIBSVM model file (non-text bytes)") from None
-    if "\0" in text:
-        line = text.count("\n", 0, text.index("\0")) + 1
-        raise ValueError(f"{name}, line {line}: not a LIBSVM model file (NUL byte)")
-    lines = text.split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
-    try:
-        header, where, first = _read_header(lines)
-        _check_header(header, where, first)
-        model = {**header, **_read_support_vectors(lines, first, header)}
-    except _ModelFileError as error:
-        raise ValueError(f"{name}, line {error.line}: {error.message}") from None
+        for number, raw in enumerate(handle, start=1):
+            if first_non_ascii is None and not raw.isascii():
+                first_non_ascii = number
+                break
+            if first_nul is None and b"\0" in raw:
+                first_nul = number
+    if first_non_ascii is not None:
+        raise ValueError(
+            f"{name}, line {first_non_ascii}: not a LIBSVM model file (non-text bytes)"
+        )
+    if first_nul is not None:
+        raise ValueError(f"{name}, line {first_nul}: not a LIBSVM model file (NUL byte)")
+    with open(path, "rb") as handle:
+        lines = ((number, raw.decode("ascii")) for number, raw in enumerate(handle, start=1))
+        try:
+            header, where, sv_line = _read_header(lines)
+            _check_header(header, where, sv_line)
+            model = {**header, **_read_support_vectors(lines, sv_line, header)}
+        except _ModelFileError as error:
+            raise ValueError(f"{name}, line {error.line}: {error.message}") from None
     return model
 
 
-def _support_matrix(model: dict, n_features: int | None, name: str) -> np.ndarray:
+def _sparse_support(model: dict, width: int) -> sp.csr_matrix:
+    """The support vectors as CSR, with the dense matrix's values: a feature written twice on
+    one line keeps its last value, explicit zeros are dropped."""
+    rows, columns, values = model["rows"], model["columns"] - 1, model["values"]
+    if rows.size > 1:
+        # Lines are read in order and (in a valid file) with ascending features, so a
+        # duplicate is rare; keep each (row, column)'s last value, as the dense fill does.
+        keys = rows.astype(np.int64) * max(width, 1) + columns
+        ordered = np.all(keys[1:] > keys[:-1])
+        if not ordered:
+            last = keys.size - 1 - np.unique(keys[::-1], return_index=True)[1]
+            rows, columns, values = rows[last], columns[last], values[last]
+    keep = values != 0
+    small = max(width, int(np.count_nonzero(keep))) <= np.iinfo(np.int32).max
+    index_type = np.int32 if small else np.int64
+    counts = np.bincount(rows[keep], minlength=model["total_sv"])
+    indptr = np.zeros(model["total_sv"] + 1, dtype=index_type)
+    np.cumsum(counts, out=indptr[1:])
+    vectors = sp.csr_matrix(
+        (values[keep].astype(np.float64), columns[keep].astype(index_type), indptr),
+        shape=(model["total_sv"], width),
+    )
+    vectors.has_sorted_indices = True
+    return vectors
+
+
+def _support_matrix(
+    model: dict, n_features: int | None, name: str, sparse: bool = False
+) -> np.ndarray | sp.csr_matrix:
     columns = model["columns"]
     if columns.size and columns.min() < 1:
         raise ValueError(f"{name}: feature index 0 in a model whose kernel is not precomputed")
@@ -233,6 +282,8 @@ def _support_matrix(model: dict, n_features: int | None, name: str) -> np.ndarra
                 f"of the support vectors in {name}"
             )
         width = n_features
+    if sparse:
+        return _sparse_support(model, width)
     try:
         vectors = np.zeros((model["total_sv"], width), dtype=np.float64)
     except MemoryError:
@@ -298,7 +349,9 @@ def _single_problem_layout(model: dict) -> dict:
     }
 
 
-def _support_of(model: dict, order: np.ndarray, n_features: int | None, name: str) -> tuple:
+def _support_of(
+    model: dict, order: np.ndarray, n_features: int | None, name: str, sparse: bool = False
+) -> tuple:
     """(support_, support_vectors_, shape_fit_) of a model file's support vectors."""
     if _KERNELS_BY_LIBSVM_NAME[model["kernel_type"]] == "precomputed":
         support = _precomputed_support(model, name)[order]
@@ -311,18 +364,22 @@ def _support_of(model: dict, order: np.ndarray, n_features: int | None, name: st
                 )
             n_train = n_features
         return support.astype(np.int32), np.empty((0, 0), dtype=np.float64), (n_train, n_train)
-    vectors = _support_matrix(model, n_features, name)[order]
+    vectors = _support_matrix(model, n_features, name, sparse)
+    if not np.array_equal(order, np.arange(order.size)):
+        vectors = vectors[order]
     support = np.arange(model["total_sv"], dtype=np.int32)
     return support, vectors, (model["total_sv"], vectors.shape[1])
 
 
-def _fitted_model(model: dict, sort: bool, n_features: int | None, name: str) -> FittedModel:
+def _fitted_model(
+    model: dict, sort: bool, n_features: int | None, name: str, sparse: bool = False
+) -> FittedModel:
     """The fitted state a model file describes (training details it lacks left unset)."""
     if model["svm_type"] in CLASSIFIERS:
         layout = _classifier_layout(model, sort)
     else:
         layout = _single_problem_layout(model)
-    support, vectors, shape_fit = _support_of(model, layout["order"], n_features, name)
+    support, vectors, shape_fit = _support_of(model, layout["order"], n_features, name, sparse)
     extra = {}
     if "prob_density_marks" in model:
         extra["prob_density_marks_"] = model["prob_density_marks"]
@@ -344,7 +401,11 @@ def _fitted_model(model: dict, sort: bool, n_features: int | None, name: str) ->
 
 
 def load_model(
-    path: str | os.PathLike, n_features: int | None = None, *, sort_classes: bool = False
+    path: str | os.PathLike,
+    n_features: int | None = None,
+    *,
+    sort_classes: bool = False,
+    sparse: bool = False,
 ) -> Any:
     """Read a LIBSVM model file into a fitted svmx estimator.
 
@@ -369,6 +430,12 @@ def load_model(
         flipped pairs, but a tied multi-class vote goes to the smallest
         label and the coupled probabilities of three or more classes can
         differ from LIBSVM's by up to the coupling tolerance (about 1e-3).
+    sparse : bool, default=False
+        Keep the support vectors sparse: ``support_vectors_`` becomes a CSR
+        matrix (as after fitting on sparse data) holding only the features
+        the file lists, instead of a dense (n_SV, n_features) array. Use it
+        for wide sparse models (text), whose dense support vectors would
+        take n_SV * n_features * 8 bytes. Predictions are the same.
 
     Returns
     -------
@@ -401,9 +468,11 @@ def load_model(
     [-4.0]
     >>> load_model(path, sort_classes=True).classes_.tolist()
     [-1, 1]
+    >>> load_model(path, sparse=True).support_vectors_.format
+    'csr'
     """
     name = os.fspath(path)
     model = read_model_file(path)
     estimator = _make_estimator(model)
-    write_fitted_state(estimator, _fitted_model(model, sort_classes, n_features, name))
+    write_fitted_state(estimator, _fitted_model(model, sort_classes, n_features, name, sparse))
     return estimator

@@ -129,9 +129,11 @@ def _header(estimator: Any, formulation: str, layout: dict | None) -> list[str]:
     return lines
 
 
-def _coefficient_text(coef: np.ndarray) -> list[str]:
-    """Per support vector, its coefficients as ``%.17g `` each (columns of coef)."""
-    return ["".join(f"{value:.17g} " for value in column) for column in coef.T.tolist()]
+def _coefficient_text(coef: np.ndarray) -> Iterator[str]:
+    """Per support vector, its coefficients as ``%.17g `` each (columns of coef), one
+    support vector at a time (a model's whole text is never held at once)."""
+    for column in coef.T:
+        yield "".join(f"{value:.17g} " for value in column.tolist())
 
 
 def _feature_text(indices: np.ndarray, values: np.ndarray) -> str:

@@ -169,3 +169,39 @@ def test_binary_garbage_and_good_file(tmp_path):
     model = read_model_file(path)
     assert model["label"].tolist() == [1, -1] and model["coef"].tolist() == [[1.0, -1.0]]
     assert load_model(path).predict([[0.5, 1.0]]).tolist() == [1]
+
+
+@pytest.mark.parametrize("sort_classes", [False, True])
+def test_sparse_support_vectors_hold_the_dense_values(tmp_path, sort_classes):
+    """load_model(sparse=True): CSR support vectors, the dense matrix's values, the same
+    predictions (svmx predict reads wide text models this way)."""
+    model = svmx.SVC(gamma=0.7).fit(np.c_[X, np.zeros(len(X))], Y3)
+    path = tmp_path / "model.txt"
+    save_model(model, path, class_order=[3, 1, 2])
+    dense = load_model(path, n_features=4, sort_classes=sort_classes)
+    sparse = load_model(path, n_features=4, sort_classes=sort_classes, sparse=True)
+    assert sparse.support_vectors_.format == "csr"
+    assert sparse.support_vectors_.has_sorted_indices
+    assert sparse.support_vectors_.shape == dense.support_vectors_.shape == (model.support_.size, 4)
+    np.testing.assert_array_equal(sparse.support_vectors_.toarray(), dense.support_vectors_)
+    assert sparse.support_vectors_.nnz == np.count_nonzero(dense.support_vectors_)
+    grid = np.random.default_rng(1).uniform(-1, 4, size=(40, 4))
+    np.testing.assert_array_equal(sparse.predict(grid), dense.predict(grid))
+    np.testing.assert_allclose(sparse.decision_function(grid), dense.decision_function(grid),
+                               rtol=1e-12, atol=1e-12)
+    assert format_model(sparse) == format_model(dense)
+
+
+def test_sparse_support_vectors_of_an_irregular_file(tmp_path):
+    """Unordered features, a feature written twice (the last value wins, as in the dense
+    matrix), an explicit zero and an empty support vector."""
+    path = tmp_path / "model.txt"
+    path.write_text("svm_type c_svc\nkernel_type linear\nnr_class 2\ntotal_sv 3\nrho 0\n"
+                    "label 1 -1\nnr_sv 2 1\nSV\n1 3:1 1:2 \n0.5 2:5 2:7 4:0 \n-1.5 \n")
+    dense = load_model(path).support_vectors_
+    sparse = load_model(path, sparse=True).support_vectors_
+    np.testing.assert_array_equal(sparse.toarray(), dense)
+    assert dense.tolist() == [[2.0, 0.0, 1.0, 0.0], [0.0, 7.0, 0.0, 0.0], [0.0] * 4]
+    assert sparse.nnz == 3 and sparse.has_sorted_indices
+    sparse.sort_indices()
+    np.testing.assert_array_equal(sparse.indices, [0, 2, 1])
