@@ -225,7 +225,7 @@ class BaseSVC(ClassifierMixin, BaseLibSVM):
             )
         return True
 
-    def _libsvm_ovo_values(self, X: Any) -> np.ndarray:
+    def _libsvm_ovo_values(self, X: Any, n_threads: int = 1) -> np.ndarray:
         """One-vs-one decision values computed as LIBSVM's svm_predict_values, to the
         last bit, in LIBSVM's orientation over ``classes_`` (pair (i, j) positive for
         class i).
@@ -233,7 +233,8 @@ class BaseSVC(ClassifierMixin, BaseLibSVM):
         Slower than `decision_function` (one kernel value at a time, as LIBSVM);
         ``svmx predict`` takes its labels and probabilities from these, so that its
         output file is svm-predict's byte for byte. With a precomputed kernel, X holds
-        the kernel against every training sample.
+        the kernel against every training sample. Rows are shared among ``n_threads``
+        threads; the values do not depend on it.
         """
         X = self._check_predict_input(X)
         if callable(self.kernel):
@@ -241,7 +242,7 @@ class BaseSVC(ClassifierMixin, BaseLibSVM):
         vectors = self.support_ if self.kernel == "precomputed" else self.support_vectors_
         return _libsvm.libsvm_ovo_values(X, vectors, self._dual_coef_, self._n_support,
                                          -np.asarray(self._intercept_, dtype=np.float64),
-                                         self._fitted_kernel())
+                                         self._fitted_kernel(), n_threads)
 
     @available_if("_check_probability")
     def predict_proba(self, X: Any) -> np.ndarray:

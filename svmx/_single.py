@@ -103,13 +103,14 @@ class BaseSingleProblem(BaseLibSVM):
         coef.flags.writeable = False
         return coef
 
-    def _libsvm_decision(self, X: Any) -> np.ndarray:
+    def _libsvm_decision(self, X: Any, n_threads: int = 1) -> np.ndarray:
         """Decision values computed as LIBSVM's svm_predict_values, to the last bit.
 
         Slower than `decision_function` (one kernel value at a time, as LIBSVM);
         ``svmx predict`` writes regression values and one-class labels from
         these, so that its output file is svm-predict's byte for byte. With a
-        precomputed kernel, X holds the kernel against every training sample.
+        precomputed kernel, X holds the kernel against every training sample. Rows
+        are shared among ``n_threads`` threads; the values do not depend on it.
         """
         X = self._check_predict_input(X)
         if callable(self.kernel):
@@ -118,7 +119,7 @@ class BaseSingleProblem(BaseLibSVM):
                    else self.support_vectors_)
         return _libsvm.libsvm_decision_values(X, vectors, self._dual_coef_[0],
                                               -float(self._intercept_[0]),
-                                              self._fitted_kernel())
+                                              self._fitted_kernel(), n_threads)
 
     def _raw_decision(self, X: Any) -> np.ndarray:
         X = self._check_predict_input(X)

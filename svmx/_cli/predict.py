@@ -17,6 +17,7 @@ from svmx._cli._data import fit_width, read_data, widen_model
 from svmx._cli._options import CommandParser, int_choice
 from svmx._layout import ovo_pairs
 from svmx._probability import coupled_probabilities
+from svmx._specs import resolve_threads
 from svmx.io import load_model
 
 __all__ = ["make_parser", "run"]
@@ -103,12 +104,12 @@ def _predictions(model, X, probability: bool, kind: str | None) -> tuple[np.ndar
     """Predicted values and the output file's lines after the header, as svm-predict
     writes them."""
     if probability and kind == "classifier":
-        proba = coupled_probabilities(model._libsvm_ovo_values(X), model.probA_,
+        proba = coupled_probabilities(model._libsvm_ovo_values(X, _THREADS), model.probA_,
                                       model.probB_, model.classes_.size)
         # svm-predict -b 1 picks the most probable class (the first one on ties).
         predicted = model.classes_[np.argmax(proba, axis=1)].astype(np.float64)
     elif probability and kind == "one_class":
-        decision = model._libsvm_decision(X)
+        decision = model._libsvm_decision(X, _THREADS)
         proba = one_class_probabilities(decision, model.prob_density_marks_)
         predicted = np.where(decision > 0, 1.0, -1.0)
     else:
@@ -121,16 +122,20 @@ def _predictions(model, X, probability: bool, kind: str | None) -> tuple[np.ndar
     return predicted, lines
 
 
+# Every core: rows are independent, and each row's value does not depend on the threads.
+_THREADS = resolve_threads(-1)
+
+
 def _plain_predictions(model, X) -> np.ndarray:
     """svm_predict's values: labels of classifiers; for regression and one-class models,
     LIBSVM's own arithmetic (their values are written with 17 digits)."""
     name = type(model).__name__
     if name in ("SVR", "NuSVR"):
-        return model._libsvm_decision(X)
+        return model._libsvm_decision(X, _THREADS)
     if name == "OneClassSVM":
-        return np.where(model._libsvm_decision(X) > 0, 1.0, -1.0)
+        return np.where(model._libsvm_decision(X, _THREADS) > 0, 1.0, -1.0)
     return np.asarray(model.classes_, dtype=np.float64)[
-        libsvm_votes(model._libsvm_ovo_values(X), model.classes_.size)]
+        libsvm_votes(model._libsvm_ovo_values(X, _THREADS), model.classes_.size)]
 
 
 def libsvm_votes(ovo_values: np.ndarray, n_classes: int) -> np.ndarray:

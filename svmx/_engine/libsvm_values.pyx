@@ -12,6 +12,7 @@ one-class density marks), it evaluates with these functions; everywhere else
 prediction takes the fast paths of :mod:`svmx._engine.predict`.
 """
 
+from cython.parallel cimport prange, threadid
 from libc.math cimport exp, tanh
 
 import numpy as np
@@ -142,7 +143,7 @@ def _sorted_csr(M, name):
     return M
 
 
-def libsvm_decision_values(X, support_vectors, coef, double rho, kernel):
+def libsvm_decision_values(X, support_vectors, coef, double rho, kernel, int n_threads=1):
     """``sum_k coef[k] K(x, sv_k) - rho`` for each row x, exactly as LIBSVM computes it.
 
     For one decision function (a binary pair, a regression, a one-class model),
@@ -166,16 +167,19 @@ def libsvm_decision_values(X, support_vectors, coef, double rho, kernel):
         raise ValueError(f"coef must be 1-D, got shape {coef.shape}")
     # One class holding every support vector: the pair sum is the plain sequential sum.
     return libsvm_ovo_values(X, support_vectors, coef[np.newaxis, :],
-                             np.array([coef.shape[0], 0]), np.array([rho]), kernel)[:, 0]
+                             np.array([coef.shape[0], 0]), np.array([rho]), kernel,
+                             n_threads)[:, 0]
 
 
-def libsvm_ovo_values(X, support_vectors, dual_coef, n_support, rho, kernel):
+def libsvm_ovo_values(X, support_vectors, dual_coef, n_support, rho, kernel,
+                      int n_threads=1):
     """One-vs-one decision values (n_rows, k (k - 1) / 2) exactly as LIBSVM computes them.
 
     ``dual_coef`` (k - 1, n_SV), ``n_support`` (k,) and ``rho`` are in LIBSVM's
     layout and class order (as in its model file); pair (i, j) adds class i's
     support vectors' terms, then class j's, and subtracts its rho. ``kernel``
-    as in `libsvm_decision_values`.
+    as in `libsvm_decision_values`. Sparse rows are shared among ``n_threads``
+    threads; each row is computed alone, so the values do not depend on it.
 
     Examples
     --------
@@ -197,8 +201,10 @@ def libsvm_ovo_values(X, support_vectors, dual_coef, n_support, rho, kernel):
         raise ValueError("dual_coef and n_support do not describe the same support vectors")
     if rho_view.shape[0] != n_classes * (n_classes - 1) // 2:
         raise ValueError(f"one rho per pair is needed ({n_classes * (n_classes - 1) // 2})")
-    kvalue = np.empty(n_sv, dtype=np.float64)
-    cdef double[::1] kvalue_view = kvalue
+    n_threads = max(1, n_threads)
+    kvalue = np.empty((n_threads, n_sv + 1), dtype=np.float64)
+    cdef double[:, ::1] kvalue_view = kvalue
+    cdef int thread
     cdef double[:, ::1] out
     cdef const double[:, :] gram
     cdef const Py_ssize_t[::1] columns
@@ -214,8 +220,8 @@ def libsvm_ovo_values(X, support_vectors, dual_coef, n_support, rho, kernel):
         with nogil:
             for i in range(gram.shape[0]):
                 for k in range(n_sv):
-                    kvalue_view[k] = gram[i, columns[k]]
-                pair_sums(&kvalue_view[0] if n_sv else NULL, coef, starts, rho_view, &out[i, 0])
+                    kvalue_view[0, k] = gram[i, columns[k]]
+                pair_sums(&kvalue_view[0, 0], coef, starts, rho_view, &out[i, 0])
         return np.asarray(out)
     if kernel_type not in (LINEAR, POLY, RBF, SIGMOID):
         raise ValueError(f"kernel_type must be 0 to 4, got {kernel_type}")
@@ -234,8 +240,9 @@ def libsvm_ovo_values(X, support_vectors, dual_coef, n_support, rho, kernel):
     if out.shape[1] == 0:
         return np.asarray(out)
     with nogil:
-        for i in range(n_rows):
+        for i in prange(n_rows, schedule="dynamic", chunksize=16, num_threads=n_threads):
+            thread = threadid()
             sparse_kernel_row(&params, i, x_indptr, x_indices, x_data, s_indptr, s_indices,
-                              s_data, &kvalue_view[0] if n_sv else NULL)
-            pair_sums(&kvalue_view[0] if n_sv else NULL, coef, starts, rho_view, &out[i, 0])
+                              s_data, &kvalue_view[thread, 0])
+            pair_sums(&kvalue_view[thread, 0], coef, starts, rho_view, &out[i, 0])
     return np.asarray(out)
