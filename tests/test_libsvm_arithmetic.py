@@ -151,3 +151,22 @@ def test_density_marks():
     assert marks.tolist() == [-9.0, -7.0, -5.0, -3.0, -1.0, 0.5, 2.0, 4.0, 6.0, 8.0]
     assert density_marks(np.r_[np.arange(4.0), -np.arange(1.0, 30.0)]) is None
     assert density_marks(-np.arange(1.0, 30.0)) is None  # no value at or above 0
+
+
+def test_labels_near_zero_are_recomputed_with_libsvms_arithmetic():
+    from svmx._cli.predict import _sure_signs, rounding_bound
+
+    model = svmx.SVC(kernel="linear").fit([[-1.0], [1.0], [-2.0], [2.0]], [1, 2, 1, 2])
+    X = np.array([[0.5], [1e-3], [0.7]])
+    bound = rounding_bound(model, X)
+    assert np.all(bound > 0) and np.all(bound < 1e-6)
+    fast = np.array([[bound[0] / 2], [-bound[1]], [0.7]])
+    calls = []
+
+    def exact(rows):
+        calls.append(rows.tolist())
+        return np.full((rows.shape[0], 1), -5.0)
+
+    values = _sure_signs(model, X, fast.copy(), exact)
+    assert calls == [[[0.5], [1e-3]]]  # only the rows whose sign rounding could flip
+    assert values[:, 0].tolist() == [-5.0, -5.0, 0.7]

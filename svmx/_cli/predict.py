@@ -12,10 +12,12 @@ from __future__ import annotations
 import argparse
 
 import numpy as np
+import scipy.sparse as sp
 
 from svmx._cli._data import fit_width, read_data, widen_model
 from svmx._cli._options import CommandParser, int_choice
 from svmx._layout import ovo_pairs
+from svmx._libsvm import squared_norms
 from svmx._probability import coupled_probabilities
 from svmx._specs import resolve_threads
 from svmx.io import load_model
@@ -127,15 +129,57 @@ _THREADS = resolve_threads(-1)
 
 
 def _plain_predictions(model, X) -> np.ndarray:
-    """svm_predict's values: labels of classifiers; for regression and one-class models,
-    LIBSVM's own arithmetic (their values are written with 17 digits)."""
+    """svm_predict's values: for regressions LIBSVM's own arithmetic (their values are
+    written with 17 digits); labels from the fast decision values, with the rows whose
+    values are too close to 0 for their rounding to be sure recomputed LIBSVM's way."""
     name = type(model).__name__
     if name in ("SVR", "NuSVR"):
         return model._libsvm_decision(X, _THREADS)
     if name == "OneClassSVM":
-        return np.where(model._libsvm_decision(X, _THREADS) > 0, 1.0, -1.0)
+        values = _sure_signs(model, X, model._raw_decision(X)[:, np.newaxis],
+                             lambda rows: model._libsvm_decision(rows, _THREADS)[:, np.newaxis])
+        return np.where(values[:, 0] > 0, 1.0, -1.0)
+    values = _sure_signs(model, X, model._ovo_decision(model._check_predict_input(X)),
+                         lambda rows: model._libsvm_ovo_values(rows, _THREADS))
     return np.asarray(model.classes_, dtype=np.float64)[
-        libsvm_votes(model._libsvm_ovo_values(X, _THREADS), model.classes_.size)]
+        libsvm_votes(values, model.classes_.size)]
+
+
+def _sure_signs(model, X, values: np.ndarray, exact) -> np.ndarray:
+    """``values`` with every row that has a value within `rounding_bound` of 0 replaced by
+    ``exact(X[rows])``: the signs are then LIBSVM's."""
+    close = np.flatnonzero((np.abs(values) <= rounding_bound(model, X)[:, np.newaxis])
+                           .any(axis=1))
+    if close.size:
+        values[close] = exact(X[close])
+    return values
+
+
+def rounding_bound(model, X) -> np.ndarray:
+    """Per row, a bound a million times above the rounding error of the fast decision
+    values: 1e-9 (sum |coef| max |K(x, sv)| + max |rho|).
+
+    Examples
+    --------
+    >>> from svmx import SVC
+    >>> model = SVC(kernel="rbf").fit([[0.0], [1.0]], [0, 1])
+    >>> bool(rounding_bound(model, np.array([[0.5]]))[0] < 1e-8)
+    True
+    """
+    coef = float(np.abs(model._dual_coef_).sum())
+    n_rows = X.shape[0]
+    if model.kernel in ("rbf", "sigmoid"):
+        largest = np.ones(n_rows)
+    elif model.kernel == "precomputed":
+        largest = np.asarray(abs(X).max(axis=1).todense() if sp.issparse(X)
+                             else np.abs(X).max(axis=1), dtype=np.float64).ravel()
+    else:
+        vectors = model.support_vectors_
+        longest = np.sqrt(squared_norms(vectors).max()) if vectors.shape[0] else 0.0
+        dots = np.sqrt(squared_norms(X)) * longest
+        largest = dots if model.kernel == "linear" else (
+            model._gamma * dots + abs(model.coef0)) ** model.degree
+    return 1e-9 * (coef * largest + float(np.abs(model._intercept_).max()))
 
 
 def libsvm_votes(ovo_values: np.ndarray, n_classes: int) -> np.ndarray:
