@@ -17,6 +17,7 @@ import scipy.sparse as sp
 
 from svmx import _libsvm
 from svmx._estimator import BaseEstimator
+from svmx._fitted import csr_like
 from svmx._layout import pair_weights
 from svmx._specs import (
     BYTES_PER_MB,
@@ -38,7 +39,12 @@ from svmx._validation import (
 )
 from svmx.exceptions import ConvergenceWarning
 
-__all__ = ["BaseLibSVM", "NonFiniteSolution", "variance_of_entries"]
+__all__ = [
+    "BaseLibSVM",
+    "NonFiniteSolution",
+    "check_kernel_values_finite",
+    "variance_of_entries",
+]
 
 
 KERNELS = ("linear", "poly", "rbf", "sigmoid", "precomputed")
@@ -149,6 +155,60 @@ def variance_of_entries(X: Any) -> float:
     return _pairwise_total(squared_deviations, 0, size) / size
 
 
+def _n_rows(X: Any) -> int:
+    """The number of samples of X (a matrix, or a sequence for a callable kernel)."""
+    shape = getattr(X, "shape", None)
+    return int(shape[0]) if shape is not None and len(shape) else len(X)
+
+
+def _holds_non_numbers(X: Any) -> bool:
+    """True when X cannot be read as an array of numbers (strings, ragged sequences)."""
+    try:
+        array = np.asarray(X)
+    except (TypeError, ValueError):
+        return True
+    if array.dtype.kind not in "USOV":
+        return False
+    try:
+        array.astype(np.float64)
+    except (TypeError, ValueError):
+        return True
+    return False
+
+
+def check_kernel_values_finite(X: Any) -> None:
+    """Refuse training rows whose squared norms overflow float64.
+
+    Every built-in kernel is computed from dot products of the rows (the RBF
+    kernel from squared norms), so such rows give infinite or NaN kernel values,
+    and the solver would stop at once with an empty model. scikit-learn raises
+    its non-finite dual coefficients error there; so does svmx, before training.
+
+    Examples
+    --------
+    >>> check_kernel_values_finite(np.array([[1.0, 2.0]]))
+    >>> check_kernel_values_finite(np.array([[1e300, 1e300]]))
+    Traceback (most recent call last):
+    ...
+    ValueError: The dual coefficients or intercepts are not finite. The input data may \
+contain large values and need to be preprocessed: the squared norm of a training sample \
+overflows float64, so its kernel values are not finite.
+    """
+    with np.errstate(over="ignore", invalid="ignore"):
+        if sp.issparse(X):
+            rows = np.repeat(np.arange(X.shape[0]), np.diff(X.indptr))
+            norms = np.bincount(rows, weights=np.square(X.data, dtype=np.float64))
+            finite = np.isfinite(norms).all()
+        else:
+            finite = np.isfinite(np.einsum("ij,ij->i", X, X, dtype=np.float64)).all()
+    if not finite:
+        raise ValueError(
+            "The dual coefficients or intercepts are not finite. The input data may contain "
+            "large values and need to be preprocessed: the squared norm of a training sample "
+            "overflows float64, so its kernel values are not finite."
+        )
+
+
 class BaseLibSVM(BaseEstimator):
     """Everything the five LIBSVM formulations share.
 
@@ -163,6 +223,8 @@ class BaseLibSVM(BaseEstimator):
         validate_params(self, self._parameter_constraints)
 
     def _resolve_gamma(self, X: Any) -> float:
+        if callable(self.kernel):
+            return 0.0  # unused (the engine reads the Gram matrix), as scikit-learn's
         if self.gamma == "scale":
             variance = variance_of_entries(X)
             return 1.0 / (X.shape[1] * variance) if variance != 0 else 1.0
@@ -208,15 +270,17 @@ class BaseLibSVM(BaseEstimator):
         ``n_features_in_`` is set with the other attributes once training succeeds.
         """
         check_feature_names(self, X, reset=True)
-        X = validate_X(X, accept_sparse=True)
         if callable(self.kernel):
+            X = self._callable_kernel_input(X)
             gram = self._call_kernel(X, X)
-            if gram.shape != (X.shape[0], X.shape[0]):
+            n_rows = _n_rows(X)
+            if gram.shape != (n_rows, n_rows):
                 raise ValueError(
                     f"kernel: the callable must return the Gram matrix of shape "
-                    f"{(X.shape[0], X.shape[0])}; got shape {gram.shape}"
+                    f"{(n_rows, n_rows)}; got shape {gram.shape}"
                 )
             return X, gram
+        X = validate_X(X, accept_sparse=True)
         if self.kernel == "precomputed":
             if X.shape[0] != X.shape[1]:
                 raise ValueError(
@@ -225,11 +289,31 @@ class BaseLibSVM(BaseEstimator):
                 )
             gram = X.toarray() if sp.issparse(X) else X
             return X, np.ascontiguousarray(gram, dtype=np.float64)
+        check_kernel_values_finite(X)
         return X, X
 
-    def _call_kernel(self, A: np.ndarray, B: np.ndarray) -> np.ndarray:
+    def _sparse_fit(self, X: Any) -> bool | None:
+        """`FittedModel.sparse_fit` for a fit on X: as scikit-learn, a fit on sparse X
+        with a built-in kernel keeps CSR coefficients, and one on dense X refuses
+        sparse X later; a precomputed kernel takes dense and sparse Gram matrices."""
+        if self.kernel == "precomputed":
+            return None
+        return sp.issparse(X) and not callable(self.kernel)
+
+    @staticmethod
+    def _callable_kernel_input(X: Any) -> Any:
+        """X as a callable kernel receives it: validated when it holds numbers (sparse
+        or dense), otherwise (strings, documents, ...) as given, as scikit-learn does."""
+        if sp.issparse(X) or not _holds_non_numbers(X):
+            return validate_X(X, accept_sparse=True)
+        return X
+
+    def _call_kernel(self, A: Any, B: Any) -> np.ndarray:
         kernel: Callable = self.kernel
-        gram = np.asarray(kernel(A, B), dtype=np.float64)
+        gram = kernel(A, B)
+        if sp.issparse(gram):  # e.g. lambda a, b: a @ b.T on sparse X
+            gram = gram.toarray()
+        gram = np.asarray(gram, dtype=np.float64)
         if gram.ndim != 2 or not np.isfinite(gram).all():
             raise ValueError(
                 "kernel: the callable must return a finite 2-D array of kernel values"
@@ -237,28 +321,44 @@ class BaseLibSVM(BaseEstimator):
         return np.ascontiguousarray(gram)
 
     def _support_vectors_of(self, X: Any, support: np.ndarray) -> Any:
-        """The rows `support` of X as float64 (empty for a precomputed kernel)."""
+        """The rows `support` of X as float64 (empty for a precomputed kernel; as given
+        for a callable kernel on X that is not numbers)."""
         if self.kernel == "precomputed":
             return np.empty((0, 0), dtype=np.float64)
         if sp.issparse(X):
             return X[support].astype(np.float64)
+        if callable(self.kernel) and not isinstance(X, np.ndarray | np.generic):
+            return [X[int(row)] for row in support]
+        if callable(self.kernel) and X.dtype.kind not in "fiub":
+            return X[support]
         return np.asarray(X[support], dtype=np.float64)
 
     def _warn_if_stopped_early(self) -> None:
         if self.fit_status_ != 0:
             warnings.warn(
                 ConvergenceWarning(
-                    f"Solver terminated early (max_iter={self.max_iter}). Consider "
+                    # Two spaces after the stop, scikit-learn's words exactly.
+                    f"Solver terminated early (max_iter={self.max_iter}).  Consider "
                     "pre-processing your data with StandardScaler or MinMaxScaler."
                 ),
                 stacklevel=4,
             )
 
     # -- decisions --------------------------------------------------------------------------
-    def _check_predict_input(self, X: Any) -> np.ndarray:
+    def _check_predict_input(self, X: Any) -> Any:
         check_fitted(self, "support_")
         check_feature_names(self, X, reset=False)
-        X = validate_X(X, accept_sparse=True)
+        self._check_internal_state()
+        if callable(self.kernel):
+            X = self._callable_kernel_input(X)
+            if not hasattr(X, "shape") or not hasattr(self, "n_features_in_"):
+                return X
+        else:
+            if sp.issparse(X) and getattr(self, "_sparse", None) is False:
+                raise ValueError(
+                    f"cannot use sparse input in {type(self).__name__!r} trained on dense data"
+                )
+            X = validate_X(X, accept_sparse=True)
         if X.shape[1] != self.n_features_in_:
             detail = (
                 " (kernel='precomputed': one column per training sample)"
@@ -270,6 +370,26 @@ class BaseLibSVM(BaseEstimator):
                 f"{self.n_features_in_} features as input{detail}."
             )
         return X
+
+    def _check_internal_state(self) -> None:
+        """Refuse a fitted state whose parts disagree (scikit-learn's CVE-2020-28975 check)."""
+        n_support = np.asarray(self._n_support)
+        vectors = self.support_vectors_
+        n_vectors = len(vectors) if isinstance(vectors, list) else vectors.shape[0]
+        if (n_support.sum() != self._dual_coef_.shape[1] or np.any(n_support < 0)
+                or (self.kernel != "precomputed" and n_vectors != self._dual_coef_.shape[1])):
+            raise ValueError(
+                f"The internal representation of {type(self).__name__} was altered"
+            )
+
+    def _fitted_coef(self, coef: np.ndarray) -> Any:
+        """`coef` (``coef_``) read-only, and CSR after a fit on sparse X, as scikit-learn's."""
+        if getattr(self, "_sparse", None):
+            coef = csr_like(self.support_vectors_, coef)
+            coef.data.flags.writeable = False
+        else:
+            coef.flags.writeable = False
+        return coef
 
     def _fitted_kernel(self) -> KernelSpec:
         """The built-in kernel with the fitted gamma (and the current degree and coef0)."""
@@ -314,7 +434,7 @@ class BaseLibSVM(BaseEstimator):
         values = self._decision_without_gram(X)
         if values is None:
             weights = pair_weights(self._dual_coef_, self._n_support)
-            values = np.empty((X.shape[0], weights.shape[1]), dtype=np.float64)
-            for block in self._row_blocks(X.shape[0]):
+            values = np.empty((_n_rows(X), weights.shape[1]), dtype=np.float64)
+            for block in self._row_blocks(_n_rows(X)):
                 values[block] = self._kernel_to_support(X[block]) @ weights
         return values + self._intercept_

@@ -8,7 +8,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from svmx import _libsvm
-from svmx._base import COMMON_CONSTRAINTS, BaseLibSVM
+from svmx._base import COMMON_CONSTRAINTS, BaseLibSVM, _n_rows
 from svmx._estimator import ClassifierMixin
 from svmx._fitted import FittedModel, write_fitted_state
 from svmx._layout import ovr_from_ovo, vote
@@ -56,6 +56,21 @@ class BaseSVC(ClassifierMixin, BaseLibSVM):
     ) -> None:
         """Raise when the formulation has no solution (nu too large)."""
 
+    def _check_weighted_classes(self, class_rows: list[np.ndarray], classes: np.ndarray) -> None:
+        """Refuse classes that sample_weight leaves without a sample, in scikit-learn's
+        words for one class left (C-SVC; nu-SVC reports an infeasible nu instead)."""
+        left = [rows.size > 0 for rows in class_rows]
+        if sum(left) == 1:
+            raise ValueError(
+                "Invalid input - all samples with positive weights belong to the same class"
+            )
+        if not all(left):
+            empty = classes.tolist()[left.index(False)]
+            raise ValueError(
+                f"Invalid input - all samples of class {empty!r} have zero or negative "
+                "weights; each class needs at least one sample with positive weight"
+            )
+
     def _compute_class_weight(self, classes: np.ndarray, codes: np.ndarray) -> np.ndarray:
         weights = np.ones(classes.size, dtype=np.float64)
         if self.class_weight is None:
@@ -90,7 +105,8 @@ class BaseSVC(ClassifierMixin, BaseLibSVM):
             Class labels of any sortable type (ints, floats, strings).
         sample_weight : array-like of shape (n_samples,), optional
             Per-sample weights: they rescale each sample's upper bound C.
-            Samples with weight 0 are left out of training.
+            Samples with zero or negative weight are left out of training, as in
+            scikit-learn.
 
         Returns
         -------
@@ -110,27 +126,18 @@ class BaseSVC(ClassifierMixin, BaseLibSVM):
 
     def _fit(self, X: Any, y: Any, sample_weight: Any, class_order: Any = None) -> BaseSVC:
         self._validate_parameters()
-        if self.break_ties and self.decision_function_shape == "ovo":
-            raise ValueError(
-                "break_ties must be False when decision_function_shape is 'ovo'"
-            )
         X, matrix = self._training_matrix(X)
-        labels = validate_targets(
-            y, X.shape[0], classification=True, owner=type(self).__name__
-        )
+        n_rows = _n_rows(X)
+        labels = validate_targets(y, n_rows, classification=True, owner=type(self).__name__)
         classes, codes = self._encode_classes(labels)
-        sample_weight = validate_sample_weight(sample_weight, X.shape[0])
+        sample_weight = validate_sample_weight(sample_weight, n_rows)
         class_weight = self._compute_class_weight(classes, codes)
         kernel, solve = self._training_kernel(X), self._solve_spec()
         bounds = self._class_bounds(class_weight)[codes] * sample_weight
+        # As scikit-learn, samples of zero or negative weight are left out.
         keep = sample_weight > 0
         class_rows = [np.flatnonzero((codes == c) & keep) for c in range(classes.size)]
-        empty = [classes.tolist()[c] for c, rows in enumerate(class_rows) if rows.size == 0]
-        if empty:
-            raise ValueError(
-                f"sample_weight is zero for every sample of class {empty[0]!r}; each class "
-                "needs at least one sample with positive weight"
-            )
+        self._check_weighted_classes(class_rows, classes)
         self._check_feasible(class_rows, bounds, classes)
 
         template = self._pair_template()
@@ -149,11 +156,12 @@ class BaseSVC(ClassifierMixin, BaseLibSVM):
             n_iter=layout["n_iter"],
             fit_status=layout["fit_status"],
             gamma=kernel.gamma,
-            shape_fit=X.shape,
+            shape_fit=getattr(X, "shape", (n_rows,)),
             classes=classes,
             prob_a=prob_a,
             prob_b=prob_b,
             extra={"class_weight_": class_weight},
+            sparse_fit=self._sparse_fit(X),
         ))
         self._warn_if_stopped_early()
         return self
@@ -199,8 +207,11 @@ class BaseSVC(ClassifierMixin, BaseLibSVM):
         vectors = self.support_vectors_
         if sp.issparse(vectors):
             vectors = vectors.toarray()
+        dual_coef = self.dual_coef_
+        if sp.issparse(dual_coef):
+            dual_coef = dual_coef.toarray()
         if self.classes_.size == 2:
-            coef = self.dual_coef_ @ vectors
+            coef = dual_coef @ vectors
         else:
             bounds = np.concatenate([[0], np.cumsum(self._n_support)])
             rows = []
@@ -210,12 +221,11 @@ class BaseSVC(ClassifierMixin, BaseLibSVM):
                     block_i = slice(bounds[i], bounds[i + 1])
                     block_j = slice(bounds[j], bounds[j + 1])
                     rows.append(
-                        self.dual_coef_[j - 1, block_i] @ vectors[block_i]
-                        + self.dual_coef_[i, block_j] @ vectors[block_j]
+                        dual_coef[j - 1, block_i] @ vectors[block_i]
+                        + dual_coef[i, block_j] @ vectors[block_j]
                     )
             coef = np.array(rows)
-        coef.flags.writeable = False
-        return coef
+        return self._fitted_coef(coef)
 
     def _check_probability(self) -> bool:
         if not self.probability:
@@ -270,7 +280,8 @@ class BaseSVC(ClassifierMixin, BaseLibSVM):
         X = self._check_predict_input(X)
         if self.probA_.size == 0:
             raise NotFittedError(
-                "predict_proba needs a model fitted with probability=True; call fit again"
+                "predict_proba is not available when fitted with probability=False; call "
+                "fit again with probability=True"
             )
         return coupled_probabilities(
             self._ovo_decision(X), self.probA_, self.probB_, self.classes_.size
@@ -307,7 +318,9 @@ class BaseSVC(ClassifierMixin, BaseLibSVM):
         """Class labels for the rows of X, by one-vs-one vote (ties: lowest class).
 
         With ``break_ties=True`` and more than two classes, the argmax of the
-        one-vs-rest decision values decides instead.
+        one-vs-rest decision values decides instead; ``break_ties=True`` with
+        ``decision_function_shape='ovo'`` raises ValueError here (it fits), as
+        in scikit-learn.
 
         Parameters
         ----------
@@ -317,6 +330,10 @@ class BaseSVC(ClassifierMixin, BaseLibSVM):
         -------
         ndarray of shape (n_samples,)
         """
+        if self.break_ties and self.decision_function_shape == "ovo":
+            raise ValueError(
+                "break_ties must be False when decision_function_shape is 'ovo'"
+            )
         X = self._check_predict_input(X)
         values = self._ovo_decision(X)
         n_classes = self.classes_.size

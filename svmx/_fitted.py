@@ -12,9 +12,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+import scipy.sparse as sp
 
-__all__ = ["FittedModel", "write_fitted_state"]
-
+__all__ = ["FittedModel", "csr_like", "write_fitted_state"]
 
 
 def _empty() -> np.ndarray:
@@ -51,6 +51,12 @@ class FittedModel:
     extra : dict
         Other fitted attributes by name (``class_weight_``,
         ``prob_density_marks_``).
+    sparse_fit : bool or None
+        True after a fit on sparse X with a built-in kernel: ``dual_coef_`` (and
+        ``coef_``) are then CSR, as in scikit-learn. False after a fit on dense X
+        or with a callable kernel: sparse X is then refused at prediction with a
+        built-in kernel, as scikit-learn does. None for a precomputed kernel and
+        for a model read from a file, which take dense and sparse X alike.
     """
 
     support: np.ndarray
@@ -66,6 +72,29 @@ class FittedModel:
     prob_a: np.ndarray = field(default_factory=_empty)
     prob_b: np.ndarray = field(default_factory=_empty)
     extra: dict = field(default_factory=dict)
+    sparse_fit: bool | None = None
+
+
+def csr_like(template: Any, dense: np.ndarray, *, keep_zeros: bool = False) -> Any:
+    """`dense` as a CSR matrix of the same kind as `template` (sparray or spmatrix).
+
+    With ``keep_zeros`` every entry is stored, zeros too, as scikit-learn stores
+    ``dual_coef_`` after a sparse fit (one entry per support vector and row).
+
+    Examples
+    --------
+    >>> coef = csr_like(sp.csr_array((1, 2)), np.array([[0.0, -0.5]]), keep_zeros=True)
+    >>> type(coef).__name__, coef.nnz, coef.toarray().tolist()
+    ('csr_array', 2, [[0.0, -0.5]])
+    """
+    kind = sp.csr_array if isinstance(template, sp.sparray) else sp.csr_matrix
+    dense = np.asarray(dense, dtype=np.float64)
+    if not keep_zeros:
+        return kind(dense)
+    n_rows, n_columns = dense.shape
+    indices = np.tile(np.arange(n_columns, dtype=np.int32), n_rows)
+    indptr = np.arange(n_rows + 1, dtype=np.int32) * n_columns
+    return kind((dense.ravel().copy(), indices, indptr), shape=dense.shape)
 
 
 def write_fitted_state(estimator: Any, model: FittedModel) -> None:
@@ -73,7 +102,8 @@ def write_fitted_state(estimator: Any, model: FittedModel) -> None:
 
     Classifiers get ``classes_``, ``probA_`` and ``probB_``, with the
     two-class sign flip (scikit-learn's convention: positive decision values
-    mean ``classes_[1]``); one-class SVMs get ``offset_``; a regression gets
+    mean ``classes_[1]``); one-class SVMs get ``offset_`` (of shape (1,), as in
+    scikit-learn); a regression gets
     ``probA_`` only when the model has a Laplace scale.
 
     Examples
@@ -101,15 +131,22 @@ def write_fitted_state(estimator: Any, model: FittedModel) -> None:
         estimator.intercept_ = estimator._intercept_
         if model.prob_a.size:
             estimator.probA_ = model.prob_a
+    estimator._sparse = model.sparse_fit
+    if model.sparse_fit:
+        estimator.dual_coef_ = csr_like(model.support_vectors, estimator.dual_coef_,
+                                        keep_zeros=True)
     estimator.support_ = np.asarray(model.support, dtype=np.int32)
     estimator.support_vectors_ = model.support_vectors
     estimator.shape_fit_ = tuple(model.shape_fit)
-    estimator.n_features_in_ = int(model.shape_fit[1])
+    if len(model.shape_fit) > 1:
+        estimator.n_features_in_ = int(model.shape_fit[1])
+    else:  # a callable kernel on X that is not a matrix (a list of strings)
+        estimator.__dict__.pop("n_features_in_", None)
     if model.n_iter is not None:
         estimator.n_iter_ = model.n_iter
     estimator.fit_status_ = int(model.fit_status)
     estimator._gamma = float(model.gamma)
     if getattr(estimator, "_formulation", None) == "one_class":
-        estimator.offset_ = -float(estimator._intercept_[0])
+        estimator.offset_ = -estimator._intercept_
     for name, value in model.extra.items():
         setattr(estimator, name, value)

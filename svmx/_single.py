@@ -8,7 +8,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from svmx import _libsvm
-from svmx._base import BaseLibSVM
+from svmx._base import BaseLibSVM, _n_rows
 from svmx._fitted import FittedModel, write_fitted_state
 from svmx._probability import density_marks, laplace_scale, training_decisions
 from svmx._specs import Problem
@@ -46,9 +46,9 @@ class BaseSingleProblem(BaseLibSVM):
         X, matrix = self._training_matrix(X)
         if self._needs_targets:
             targets = validate_targets(
-                targets, X.shape[0], classification=False, owner=type(self).__name__
+                targets, _n_rows(X), classification=False, owner=type(self).__name__
             )
-        weights = validate_sample_weight(sample_weight, X.shape[0])
+        weights = validate_sample_weight(sample_weight, _n_rows(X))
         kernel, solve = self._training_kernel(X), self._solve_spec()
         rows = np.flatnonzero(weights > 0)
         bounds = self._bound_scale() * weights[rows]
@@ -78,9 +78,10 @@ class BaseSingleProblem(BaseLibSVM):
             n_iter=int(solution.n_iter),
             fit_status=int(solution.status != 0),
             gamma=kernel.gamma,
-            shape_fit=X.shape,
+            shape_fit=getattr(X, "shape", (_n_rows(X),)),
             prob_a=prob_a,
             extra=extra,
+            sparse_fit=self._sparse_fit(X),
         ))
         self._warn_if_stopped_early()
 
@@ -99,9 +100,8 @@ class BaseSingleProblem(BaseLibSVM):
         if self.kernel != "linear":
             raise AttributeError("coef_ is only available when using a linear kernel")
         vectors = self.support_vectors_
-        coef = self.dual_coef_ @ (vectors.toarray() if sp.issparse(vectors) else vectors)
-        coef.flags.writeable = False
-        return coef
+        coef = self._dual_coef_ @ (vectors.toarray() if sp.issparse(vectors) else vectors)
+        return self._fitted_coef(coef)
 
     def _libsvm_decision(self, X: Any, n_threads: int = 1) -> np.ndarray:
         """Decision values computed as LIBSVM's svm_predict_values, to the last bit.
@@ -126,7 +126,7 @@ class BaseSingleProblem(BaseLibSVM):
         values = self._decision_without_gram(X)
         if values is not None:
             return values[:, 0] + self._intercept_[0]
-        values = np.empty(X.shape[0], dtype=np.float64)
-        for block in self._row_blocks(X.shape[0]):
+        values = np.empty(_n_rows(X), dtype=np.float64)
+        for block in self._row_blocks(_n_rows(X)):
             values[block] = self._kernel_to_support(X[block]) @ self._dual_coef_[0]
         return values + self._intercept_[0]

@@ -537,14 +537,20 @@ needs discrete labels
 def validate_sample_weight(sample_weight: Any, n_samples: int) -> np.ndarray:
     """Return sample weights as float64 of length n_samples (ones when None).
 
+    As in scikit-learn, a sample whose weight is zero or negative is left out of
+    training (a weight of -1e-17 can come out of arithmetic that meant 0); when
+    that leaves no sample, the error is scikit-learn's.
+
     Examples
     --------
     >>> validate_sample_weight(None, 3).tolist()
     [1.0, 1.0, 1.0]
-    >>> validate_sample_weight([1, -1], 2)
+    >>> validate_sample_weight([1, -1e-17], 2).tolist()
+    [1.0, -1e-17]
+    >>> validate_sample_weight([0, -1], 2)
     Traceback (most recent call last):
     ...
-    ValueError: sample_weight must be non-negative; got a minimum of -1.0
+    ValueError: Invalid input - all samples have zero or negative weights.
     """
     if sample_weight is None:
         return np.ones(n_samples, dtype=np.float64)
@@ -562,10 +568,8 @@ def validate_sample_weight(sample_weight: Any, n_samples: int) -> np.ndarray:
         )
     if not np.isfinite(weights).all():
         raise ValueError("sample_weight contains NaN or infinity")
-    if weights.min() < 0:
-        raise ValueError(f"sample_weight must be non-negative; got a minimum of {weights.min()}")
     if not np.any(weights > 0):
-        raise ValueError("sample_weight is zero for every sample; at least one must be positive")
+        raise ValueError("Invalid input - all samples have zero or negative weights.")
     return weights
 
 

@@ -269,6 +269,10 @@ class NuSVC(BaseSVC):
     def _pair_template(self) -> Problem:
         return Problem("nu_svc", C=np.empty(0), nu=float(self.nu))
 
+    def _check_weighted_classes(self, class_rows: list[np.ndarray], classes: np.ndarray) -> None:
+        # A class without weight makes every nu infeasible: `_check_feasible` says so.
+        pass
+
     def _check_feasible(
         self, class_rows: list[np.ndarray], bounds: np.ndarray, classes: np.ndarray
     ) -> None:
@@ -276,13 +280,14 @@ class NuSVC(BaseSVC):
         classes = classes.tolist()
         for i in range(len(totals)):
             for j in range(i + 1, len(totals)):
-                limit = 2.0 * min(totals[i], totals[j]) / (totals[i] + totals[j])
+                both = totals[i] + totals[j]
+                limit = 2.0 * min(totals[i], totals[j]) / both if both > 0 else 0.0
                 if self.nu > limit:
                     raise ValueError(
-                        f"nu={self.nu} is infeasible: classes {classes[i]!r} and "
-                        f"{classes[j]!r} allow at most nu = {limit:.6g} "
-                        "(2 min(W_i, W_j) / (W_i + W_j), W being a class's total sample "
-                        "weight; class_weight does not enter nu-SVC)"
+                        f"specified nu is infeasible: nu={self.nu} is infeasible for classes "
+                        f"{classes[i]!r} and {classes[j]!r}, which allow at most nu = "
+                        f"{limit:.6g} (2 min(W_i, W_j) / (W_i + W_j), W being a class's "
+                        "total positive sample weight; class_weight does not enter nu-SVC)"
                     )
 
 
@@ -301,8 +306,8 @@ class OneClassSVM(OutlierMixin, BaseSingleProblem):
     support_, support_vectors_, n_support_, dual_coef_, intercept_, coef_,
     n_iter_, fit_status_, shape_fit_, n_features_in_
         As in :class:`SVR`.
-    offset_ : float
-        The offset: ``decision_function = score_samples - offset_``.
+    offset_ : ndarray of shape (1,)
+        The offset: ``decision_function = score_samples - offset_`` (``-intercept_``).
 
     References
     ----------

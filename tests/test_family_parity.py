@@ -108,8 +108,8 @@ def test_one_class_inliers_agree_with_sklearn(name):
     ours, theirs = _pair("OneClassSVM", X)
     assert np.mean(ours.predict(X) == theirs.predict(X)) >= MIN_AGREEMENT
     assert abs(ours.support_.size - theirs.support_.size) <= N_SV_TOLERANCE * theirs.support_.size
-    assert ours.offset_ == pytest.approx(theirs.offset_[0] if np.ndim(theirs.offset_)
-                                         else theirs.offset_, rel=1e-3)
+    assert ours.offset_.shape == theirs.offset_.shape == (1,)
+    assert ours.offset_[0] == pytest.approx(theirs.offset_[0], rel=1e-3)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -196,7 +196,7 @@ def test_one_class_score_samples_minus_offset_is_the_decision(iris):
     model = svmx.OneClassSVM(nu=0.2).fit(X)
     np.testing.assert_array_equal(model.score_samples(X) - model.offset_,
                                   model.decision_function(X))
-    assert model.offset_ == -model.intercept_[0]
+    np.testing.assert_array_equal(model.offset_, -model.intercept_)
 
 
 def _decisions(model, X):

@@ -137,9 +137,15 @@ def _decision(model, X):
     return model.decision_function(X) if hasattr(model, "decision_function") else model.predict(X)
 
 
+def _dense(matrix):
+    """A fitted attribute as a dense array (``dual_coef_`` is CSR after a sparse fit)."""
+    return matrix.toarray() if sp.issparse(matrix) else np.asarray(matrix)
+
+
 def _assert_same_model(actual, expected, X_eval):
     assert_array_equal(actual.support_, expected.support_)
-    assert_allclose(actual.dual_coef_, expected.dual_coef_, rtol=0, atol=IDENTITY_ATOL)
+    assert_allclose(_dense(actual.dual_coef_), _dense(expected.dual_coef_), rtol=0,
+                    atol=IDENTITY_ATOL)
     assert_allclose(actual.intercept_, expected.intercept_, rtol=0, atol=IDENTITY_ATOL)
     assert_allclose(
         _decision(actual, X_eval), _decision(expected, X_eval), rtol=0, atol=IDENTITY_ATOL
@@ -164,7 +170,7 @@ def test_csc_and_coo_equal_csr(name, fmt):
     csr = _fit(name, sp.csr_matrix(X), y)
     other = _fit(name, sp.csr_matrix(X).asformat(fmt), y)
     assert_array_equal(other.support_, csr.support_)
-    assert_array_equal(other.dual_coef_, csr.dual_coef_)
+    assert_array_equal(_dense(other.dual_coef_), _dense(csr.dual_coef_))
     assert_array_equal(other.intercept_, csr.intercept_)
     assert_array_equal(_decision(other, X), _decision(csr, X))
     assert sp.issparse(other.support_vectors_)
@@ -260,12 +266,32 @@ def test_predicting_across_storage_gives_the_same_values(name):
     csr = sp.csr_matrix(X)
     sparse_fit = _fit(name, csr, y)
     dense_fit = _fit(name, X, y)
-    for model in (sparse_fit, dense_fit):
-        assert_allclose(_decision(model, X), _decision(model, csr), rtol=0, atol=IDENTITY_ATOL)
-        assert_array_equal(model.predict(X), model.predict(csr))
-    assert_allclose(
-        _decision(sparse_fit, X), _decision(dense_fit, csr), rtol=0, atol=IDENTITY_ATOL
-    )
+    assert_allclose(_decision(sparse_fit, X), _decision(sparse_fit, csr), rtol=0,
+                    atol=IDENTITY_ATOL)
+    assert_array_equal(sparse_fit.predict(X), sparse_fit.predict(csr))
+    assert_allclose(_decision(sparse_fit, X), _decision(dense_fit, X), rtol=0,
+                    atol=IDENTITY_ATOL)
+    # As scikit-learn: a model fitted on dense X refuses sparse X.
+    with pytest.raises(ValueError, match=f"cannot use sparse input in '{name}' trained on "
+                                         "dense data"):
+        dense_fit.predict(csr)
+
+
+@pytest.mark.parametrize("name", list(ESTIMATORS))
+@pytest.mark.parametrize("kind", [sp.csr_matrix, sp.csr_array])
+def test_dual_coef_and_coef_are_csr_after_a_sparse_fit(name, kind):
+    X, y = _heart()
+    sparse_fit = _fit(name, kind(X), y, kernel="linear")
+    dense_fit = _fit(name, X, y, kernel="linear")
+    for attribute in ("dual_coef_", "coef_"):
+        value = getattr(sparse_fit, attribute)
+        assert sp.issparse(value) and value.format == "csr"
+        assert isinstance(value, sp.sparray) == (kind is sp.csr_array)
+        assert_allclose(value.toarray(), getattr(dense_fit, attribute), rtol=0, atol=1e-10)
+        assert not sp.issparse(getattr(dense_fit, attribute))
+    # One stored entry per support vector and row, as scikit-learn's.
+    assert sparse_fit.dual_coef_.nnz == sparse_fit.dual_coef_.shape[0] * sparse_fit.support_.size
+    assert not sparse_fit.coef_.data.flags.writeable
 
 
 def test_sparse_support_vectors_keep_the_training_rows_entries():

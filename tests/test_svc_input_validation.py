@@ -160,15 +160,20 @@ def test_sample_weight_of_wrong_length(length, X, y):
         SVC().fit(X, y, sample_weight=np.ones(length))
 
 
-def test_negative_sample_weight(X, y):
+def test_negative_sample_weight_leaves_the_sample_out(X, y):
+    # As scikit-learn: a sample of negative weight is masked, as one of weight 0.
     sample_weight = np.ones(N_SAMPLES)
     sample_weight[5] = -0.5
-    with pytest.raises(ValueError, match=r"sample_weight"):
-        SVC().fit(X, y, sample_weight=sample_weight)
+    masked = SVC().fit(X, y, sample_weight=sample_weight)
+    sample_weight[5] = 0.0
+    zero = SVC().fit(X, y, sample_weight=sample_weight)
+    assert 5 not in masked.support_
+    np.testing.assert_array_equal(masked.support_, zero.support_)
+    np.testing.assert_array_equal(masked.dual_coef_, zero.dual_coef_)
 
 
 def test_all_zero_sample_weight(X, y):
-    with pytest.raises(ValueError, match=r"sample_weight"):
+    with pytest.raises(ValueError, match=r"all samples have zero or negative weights"):
         SVC().fit(X, y, sample_weight=np.zeros(N_SAMPLES))
 
 

@@ -128,7 +128,7 @@ def test_rows_outside_the_storage_are_refused():
 
 
 def _objective(model, X):
-    coef = model.dual_coef_[0]
+    coef = model._dual_coef_[0]  # dense (dual_coef_ is CSR after a sparse fit)
     vectors = X[model.support_]
     K = kernel_matrix(vectors, vectors, KernelSpec.named("rbf", gamma=model._gamma))
     return 0.5 * coef @ K @ coef - np.abs(coef).sum()
@@ -143,7 +143,7 @@ def test_block_solver_on_csr_reaches_the_dense_optimum():
     one_thread = SVC(n_jobs=1, **params).fit(sp.csr_matrix(X), y)
     dense_model = SVC(**params).fit(X, y)
     smo = SVC(gamma=0.05, solver="smo").fit(X, y)
-    assert_array_equal(sparse_model.dual_coef_, one_thread.dual_coef_)
+    assert_array_equal(sparse_model.dual_coef_.toarray(), one_thread.dual_coef_.toarray())
     assert_array_equal(sparse_model.intercept_, one_thread.intercept_)
     for model in (sparse_model, dense_model):
         objective, reference = _objective(model, X), _objective(smo, X)

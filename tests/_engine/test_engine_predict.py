@@ -97,6 +97,21 @@ def test_output_columns_follow_libsvm_pairs():
     assert starts.tolist() == [0, 2, 3, 6, 7]
 
 
+def takes_any_input(model):
+    """The model, predicting dense and sparse X alike, as one read by svmx.io.load_model.
+
+    A fit on dense X refuses sparse X (scikit-learn's rule); the engine still serves that
+    combination for loaded models (``svmx predict``), which these tests cover.
+    """
+    model._sparse = None
+    return model
+
+
+def dense(matrix):
+    """``dual_coef_`` as a dense array (it is CSR after a sparse fit)."""
+    return matrix.toarray() if sp.issparse(matrix) else np.asarray(matrix)
+
+
 @pytest.mark.parametrize("kernel", KERNELS)
 @pytest.mark.parametrize("kind", INPUTS)
 @pytest.mark.parametrize("fit_sparse", [False, True], ids=["dense_fit", "sparse_fit"])
@@ -105,12 +120,12 @@ def test_svc_matches_reference(kernel, kind, fit_sparse, n_classes):
     X, y = classification_data(n_classes)
     params = kernel_parameters(kernel)
     model = SVC(C=2.0, decision_function_shape="ovo", **params)
-    model.fit(sp.csr_matrix(X) if fit_sparse else X, y)
+    takes_any_input(model.fit(sp.csr_matrix(X) if fit_sparse else X, y))
     assert sp.issparse(model.support_vectors_) == fit_sparse
     X_test = as_input(with_zeros(np.random.default_rng(1).normal(size=(70, 6)),
                                  np.random.default_rng(2)), kind)
     K = reference_kernel(X_test, model.support_vectors_, kernel, 0.2, 3, params["coef0"])
-    expected = K @ reference_weights(model.dual_coef_, model.n_support_) + model.intercept_
+    expected = K @ reference_weights(dense(model.dual_coef_), model.n_support_) + model.intercept_
     actual = model.decision_function(X_test)
     if n_classes == 2:
         assert_close(actual, expected[:, 0])
@@ -129,10 +144,10 @@ def test_nusvc_matches_reference(kernel, kind):
     params = kernel_parameters(kernel)
     if kernel == "sigmoid":  # not positive semi-definite: nu-SVC needs a margin to exist
         params["coef0"] = -0.5
-    model = NuSVC(nu=0.5, decision_function_shape="ovo", **params).fit(X, y)
+    model = takes_any_input(NuSVC(nu=0.5, decision_function_shape="ovo", **params).fit(X, y))
     X_test = as_input(X[::2], kind)
     K = reference_kernel(X_test, model.support_vectors_, kernel, 0.2, 3, params["coef0"])
-    expected = K @ reference_weights(model.dual_coef_, model.n_support_) + model.intercept_
+    expected = K @ reference_weights(dense(model.dual_coef_), model.n_support_) + model.intercept_
     assert_close(model.decision_function(X_test), expected)
 
 
@@ -149,9 +164,10 @@ def test_single_problems_match_reference(kernel, kind, estimator, fit_sparse):
     model = estimator.set_params(**params)
     X_fit = sp.csr_matrix(X) if fit_sparse else X
     model.fit(X_fit) if isinstance(model, OneClassSVM) else model.fit(X_fit, target)
+    takes_any_input(model)
     X_test = as_input(with_zeros(rng.normal(size=(77, 5)), rng), kind)
     K = reference_kernel(X_test, model.support_vectors_, kernel, 0.2, 3, params["coef0"])
-    expected = K @ model.dual_coef_[0] + model.intercept_[0]
+    expected = K @ dense(model.dual_coef_)[0] + model.intercept_[0]
     actual = model.predict(X_test) if not isinstance(model, OneClassSVM) \
         else model.decision_function(X_test)
     assert_close(actual, expected)
@@ -270,7 +286,7 @@ def test_thread_count_does_not_change_a_bit(kind, layout):
 
 def test_n_jobs_does_not_change_predictions():
     X, y = classification_data(3, n_rows=300, n_features=10)
-    model = SVC(n_jobs=1, decision_function_shape="ovo").fit(X, y)
+    model = takes_any_input(SVC(n_jobs=1, decision_function_shape="ovo").fit(X, y))
     X_test = sp.csr_matrix(with_zeros(np.random.default_rng(8).normal(size=(500, 10)),
                                       np.random.default_rng(9)))
     one = model.decision_function(X_test)
@@ -299,6 +315,7 @@ def test_over_the_size_budget(fit_sparse, monkeypatch):
     and sparse ones are scattered by columns: the same values either way."""
     X, y = classification_data(3)
     model = SVC(decision_function_shape="ovo").fit(sp.csr_matrix(X) if fit_sparse else X, y)
+    takes_any_input(model)
     X_test = sp.csr_matrix(X[::3])
     expected = model.decision_function(X_test)
     monkeypatch.setattr(predict, "MAX_TRANSPOSED_ENTRIES", 0)
@@ -314,7 +331,8 @@ def test_precomputed_and_callable_kernels_keep_the_kernel_matrix_path():
         (SVC(kernel=lambda A, B: A @ B.T, decision_function_shape="ovo").fit(X, y), X),
     ):
         K = gram[:, model.support_]
-        expected = K @ reference_weights(model.dual_coef_, model.n_support_) + model.intercept_
+        weights = reference_weights(dense(model.dual_coef_), model.n_support_)
+        expected = K @ weights + model.intercept_
         assert_close(model.decision_function(X_input), expected)
 
 
