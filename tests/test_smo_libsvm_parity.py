@@ -402,7 +402,8 @@ def test_readme_promise_same_iterations_support_vectors_and_decisions():
     from conftest import PROJECT_ROOT
 
     readme = " ".join((PROJECT_ROOT / "README.md").read_text().split())
-    assert ("`solver='smo'` is LIBSVM's algorithm step for step: the same iterations, "
+    assert ("`solver='smo'` is LIBSVM's algorithm step for step, on dense and sparse "
+            "input: the same iterations, "
             "support vectors and decision values as LIBSVM and scikit-learn") in readme
     # The promise, on a binary, a three-class and a ten-class set, each estimator.
     for estimator, name in [("SVC", "heart_scale"), ("SVC", "dna.scale"),
