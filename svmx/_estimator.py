@@ -1,9 +1,14 @@
-"""The estimator protocol (get_params, set_params, clone, pickle) without scikit-learn.
+"""The estimator protocol (get_params, set_params, clone, pickle, tags) for every svmx class.
 
 Every svmx estimator, transformer and search derives from :class:`BaseEstimator`
-(with a mixin saying what it is), so all share one ``repr``, one
-``set_params`` error and one pickle format. scikit-learn is never imported at
-run time; its tags are built lazily, only when scikit-learn itself asks for them.
+(with a mixin saying what it is). When scikit-learn is installed,
+:class:`BaseEstimator` derives from ``sklearn.base.BaseEstimator`` and
+:class:`TransformerMixin` from ``sklearn.base.TransformerMixin`` (see
+:mod:`svmx._sklearn_compat`), so svmx's classes take part in scikit-learn's
+machinery: HTML repr, metadata routing (``SVC().set_fit_request(sample_weight=True)``),
+``set_output`` on the transformers, tags. Without scikit-learn, the built-in
+:class:`_BuiltinBase` gives the same ``get_params`` / ``set_params`` (nested
+``estimator__C`` names included), ``repr`` and pickle format.
 """
 
 from __future__ import annotations
@@ -14,6 +19,11 @@ from typing import Any
 
 import numpy as np
 
+from svmx._sklearn_compat import (
+    SKLEARN_INSTALLED,
+    SklearnBaseEstimator,
+    SklearnTransformerMixin,
+)
 from svmx._version import __version__
 
 __all__ = [
@@ -22,20 +32,20 @@ __all__ = [
     "OutlierMixin",
     "RegressorMixin",
     "TransformerMixin",
+    "OneToOneFeatureMixin",
     "available_if",
+    "one_to_one_feature_names",
 ]
 
 
-class BaseEstimator:
-    """Parameters are the keyword arguments of ``__init__``, stored unchanged.
+def _is_estimator(value: Any) -> bool:
+    return hasattr(value, "get_params") and not isinstance(value, type)
 
-    Examples
-    --------
-    >>> from svmx import SVC
-    >>> SVC(C=2.0).get_params()["C"]
-    2.0
-    >>> SVC().set_params(kernel="linear")
-    SVC(kernel='linear')
+
+class _BuiltinBase:
+    """The estimator protocol when scikit-learn is not installed.
+
+    Parameters are the keyword arguments of ``__init__``, stored unchanged.
     """
 
     @classmethod
@@ -48,19 +58,43 @@ class BaseEstimator:
         )
 
     def get_params(self, deep: bool = True) -> dict[str, Any]:
-        """The estimator's parameters by name (`deep` is accepted for compatibility)."""
-        return {name: getattr(self, name) for name in self._get_param_names()}
+        """The estimator's parameters by name.
 
-    def set_params(self, **params: Any) -> BaseEstimator:
-        """Set parameters by name and return the estimator."""
+        Parameters
+        ----------
+        deep : bool, default=True
+            Also list the parameters of parameters that are estimators, as
+            ``<name>__<parameter>``.
+
+        Returns
+        -------
+        dict
+        """
+        params = {}
+        for name in self._get_param_names():
+            value = getattr(self, name)
+            if deep and _is_estimator(value):
+                params.update((f"{name}__{key}", item) for key, item in value.get_params().items())
+            params[name] = value
+        return params
+
+    def set_params(self, **params: Any) -> Any:
+        """Set parameters by name (``<name>__<parameter>`` for nested ones) and return self."""
         valid = self._get_param_names()
-        for name, value in params.items():
+        nested: dict[str, dict[str, Any]] = {}
+        for key, value in params.items():
+            name, separator, rest = key.partition("__")
             if name not in valid:
                 raise ValueError(
-                    f"Invalid parameter {name!r} for estimator {type(self).__name__}. "
+                    f"Invalid parameter {name!r} for estimator {self!r}. "
                     f"Valid parameters are: {valid}."
                 )
-            setattr(self, name, value)
+            if separator:
+                nested.setdefault(name, {})[rest] = value
+            else:
+                setattr(self, name, value)
+        for name, sub_params in nested.items():
+            getattr(self, name).set_params(**sub_params)
         return self
 
     def __repr__(self) -> str:
@@ -83,20 +117,45 @@ class BaseEstimator:
         return f"{type(self).__name__}({', '.join(changed)})"
 
     def __getstate__(self) -> dict[str, Any]:
-        state = self.__dict__.copy()
+        return self.__dict__.copy()
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+
+
+_Base: type = SklearnBaseEstimator if SKLEARN_INSTALLED else _BuiltinBase
+
+
+class BaseEstimator(_Base):
+    """Parameters are the keyword arguments of ``__init__``, stored unchanged.
+
+    With scikit-learn installed this is a ``sklearn.base.BaseEstimator``.
+
+    Examples
+    --------
+    >>> from svmx import SVC
+    >>> SVC(C=2.0).get_params()["C"]
+    2.0
+    >>> SVC().set_params(kernel="linear")
+    SVC(kernel='linear')
+    """
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(super().__getstate__())
         state["_svmx_version"] = __version__
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
+        state = dict(state)
         state.pop("_svmx_version", None)
-        self.__dict__.update(state)
+        super().__setstate__(state)
 
     def _svmx_tags(self) -> dict[str, Any]:
         """Facts about the estimator that scikit-learn's tags are built from."""
         return {}
 
     def __sklearn_tags__(self):
-        # Only scikit-learn calls this, so importing it here costs svmx users nothing.
+        # Only scikit-learn calls this, so the import costs svmx users nothing.
         from sklearn.utils import InputTags, Tags, TargetTags
 
         extra = self._svmx_tags()
@@ -108,6 +167,75 @@ class BaseEstimator:
                 pairwise=extra.get("pairwise", False), sparse=True, allow_nan=False
             ),
         )
+
+
+def one_to_one_feature_names(estimator: Any, input_features: Any = None) -> np.ndarray:
+    """Output feature names of a transformer whose column j comes from input column j.
+
+    Parameters
+    ----------
+    estimator : fitted transformer
+        With ``n_features_in_``, and ``feature_names_in_`` when fitted on a
+        data frame.
+    input_features : array-like of str, optional
+        The input names; must equal ``feature_names_in_`` when that exists.
+        None gives ``feature_names_in_`` or ``x0, x1, ...``.
+
+    Returns
+    -------
+    ndarray of str objects
+
+    Examples
+    --------
+    >>> from svmx.preprocessing import StandardScaler
+    >>> one_to_one_feature_names(StandardScaler().fit([[0.0, 1.0]])).tolist()
+    ['x0', 'x1']
+    """
+    from svmx._validation import check_fitted
+
+    check_fitted(estimator, "n_features_in_")
+    known = getattr(estimator, "feature_names_in_", None)
+    if input_features is None:
+        if known is not None:
+            return np.asarray(known, dtype=object)
+        return np.asarray([f"x{i}" for i in range(estimator.n_features_in_)], dtype=object)
+    names = np.asarray(input_features, dtype=object)
+    if names.ndim != 1 or len(names) != estimator.n_features_in_:
+        raise ValueError(
+            f"input_features should have length equal to the number of features "
+            f"({estimator.n_features_in_}), got {len(names)}"
+        )
+    if known is not None and not np.array_equal(names, np.asarray(known, dtype=object)):
+        raise ValueError("input_features is not equal to feature_names_in_")
+    return names
+
+
+class OneToOneFeatureMixin:
+    """``get_feature_names_out`` for transformers whose column j comes from input column j.
+
+    With scikit-learn installed, this is what makes ``set_output`` available.
+
+    Examples
+    --------
+    >>> from svmx.preprocessing import MinMaxScaler
+    >>> MinMaxScaler().fit([[0.0, 1.0], [1.0, 2.0]]).get_feature_names_out().tolist()
+    ['x0', 'x1']
+    """
+
+    def get_feature_names_out(self, input_features: Any = None) -> np.ndarray:
+        """Output feature names: the input's names, or ``x0, x1, ...``.
+
+        Parameters
+        ----------
+        input_features : array-like of str, optional
+            Must equal ``feature_names_in_`` when the transformer was fitted
+            on a data frame.
+
+        Returns
+        -------
+        ndarray of str objects
+        """
+        return one_to_one_feature_names(self, input_features)
 
 
 class ClassifierMixin:
@@ -171,8 +299,11 @@ class OutlierMixin:
         return tags
 
 
-class TransformerMixin:
+class TransformerMixin(SklearnTransformerMixin):
     """``fit_transform`` for transformers; scikit-learn sees a transformer.
+
+    With scikit-learn installed this is a ``sklearn.base.TransformerMixin``, so
+    transformers with ``get_feature_names_out`` have ``set_output``.
 
     Examples
     --------

@@ -10,8 +10,12 @@ functions turn such a value into the generator a component draws from:
 
 - :func:`numpy_generator` gives a :class:`numpy.random.Generator`, for code
   built on numpy's generators (the probability cross-validation);
-- :func:`splitmix_generator` gives a :class:`SplitMix64`, for the row splits,
-  so that an int seed gives the same split on every platform.
+- :func:`splitmix_generator` gives a :class:`SplitMix64`, for the index-based
+  row splits, so that an int seed gives the same split on every platform;
+- :func:`random_state_generator` gives what scikit-learn's ``check_random_state``
+  gives (a :class:`numpy.random.RandomState` for None or an int), for the
+  functions and splitters named after scikit-learn's, so that they draw the
+  same splits as scikit-learn.
 
 SplitMix64 (Steele, Lea and Flood, 2014) walks a 64-bit state by a fixed odd
 increment and scrambles it with two xor-shift-multiply rounds. It is fully
@@ -30,8 +34,8 @@ import numpy as np
 
 from svmx._glibc_rand import GlibcRand
 
-__all__ = ["GlibcRand", "SplitMix64", "numpy_generator", "splitmix_generator",
-           "validate_random_state"]
+__all__ = ["GlibcRand", "SplitMix64", "numpy_generator", "random_state_generator",
+           "splitmix_generator", "validate_random_state"]
 
 _MASK64 = (1 << 64) - 1
 _GAMMA = 0x9E3779B97F4A7C15
@@ -348,9 +352,7 @@ def splitmix_generator(random_state: Any, name: str = "random_state") -> SplitMi
     random_state : None, int, numpy.random.Generator, numpy.random.RandomState or SplitMix64
         - None: a SplitMix64 seeded from fresh operating-system entropy
           (``numpy.random.SeedSequence().entropy``), so results are not
-          reproducible (components that document another meaning of None,
-          such as :class:`~svmx.model_selection.KFold`'s seed 0, handle None
-          themselves);
+          reproducible;
         - an int: ``SplitMix64(random_state)`` (reduced modulo 2**64);
         - a SplitMix64: returned as it is, so draws advance it;
         - a Generator: ``SplitMix64(int(random_state.integers(0, 2**63)))``,
@@ -394,3 +396,54 @@ def splitmix_generator(random_state: Any, name: str = "random_state") -> SplitMi
     if random_state is None:
         return SplitMix64(int(np.random.SeedSequence().entropy))
     return SplitMix64(int(random_state))
+
+
+def random_state_generator(
+    random_state: Any, name: str = "random_state"
+) -> np.random.RandomState | np.random.Generator:
+    """Turn a ``random_state`` into the generator scikit-learn would draw from.
+
+    For the values scikit-learn accepts this is what its ``check_random_state``
+    returns, so shuffles, permutations and choices are the same as
+    scikit-learn's draw by draw; svmx's other kinds are accepted too.
+
+    Parameters
+    ----------
+    random_state : None, int, numpy.random.RandomState, numpy.random.Generator or SplitMix64
+        - None: numpy's global RandomState (``numpy.random.mtrand._rand``),
+          as scikit-learn, so results are not reproducible unless
+          ``numpy.random.seed`` was called;
+        - an int: ``numpy.random.RandomState(random_state)``;
+        - a RandomState or a Generator: returned as it is, so draws advance it;
+        - a SplitMix64 or a GlibcRand: a RandomState seeded with one draw
+          (modulo 2**32), so the generator advances.
+    name : str, default="random_state"
+        The parameter's name, for the error message.
+
+    Returns
+    -------
+    numpy.random.RandomState or numpy.random.Generator
+
+    Raises
+    ------
+    TypeError
+        If `random_state` is of none of these kinds.
+
+    Examples
+    --------
+    >>> random_state_generator(0).permutation(5).tolist()
+    [2, 0, 1, 3, 4]
+    >>> rng = np.random.RandomState(3)
+    >>> random_state_generator(rng) is rng
+    True
+    """
+    validate_random_state(random_state, name)
+    if random_state is None:
+        return np.random.mtrand._rand
+    if isinstance(random_state, np.random.RandomState | np.random.Generator):
+        return random_state
+    if isinstance(random_state, SplitMix64):
+        return np.random.RandomState(random_state.next_uint64() % 2**32)
+    if isinstance(random_state, GlibcRand):
+        return np.random.RandomState(_draw_seed(random_state) % 2**32)
+    return np.random.RandomState(int(random_state))

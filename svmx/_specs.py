@@ -173,17 +173,23 @@ def check_solver(solver: str, formulation: str, kernel: Any, owner: str) -> None
 
 
 def resolve_threads(n_jobs: int | None) -> int:
-    """The thread count that `n_jobs` asks for: None or -1 mean every core, -2 all but one.
+    """The thread count that `n_jobs` asks for, as scikit-learn counts jobs.
+
+    None means 1 (scikit-learn's and joblib's meaning, so a fit inside
+    ``GridSearchCV(n_jobs=k)`` does not oversubscribe the cores), -1 every
+    core, -2 all but one, and so on.
 
     Examples
     --------
-    >>> resolve_threads(3)
-    3
-    >>> resolve_threads(None) == (os.cpu_count() or 1)
+    >>> resolve_threads(3), resolve_threads(None)
+    (3, 1)
+    >>> resolve_threads(-1) == (os.cpu_count() or 1)
     True
     """
-    if n_jobs is None or n_jobs < 0:
-        return max(1, (os.cpu_count() or 1) + 1 + (n_jobs or -1))
+    if n_jobs is None:
+        return 1
+    if n_jobs < 0:
+        return max(1, (os.cpu_count() or 1) + 1 + n_jobs)
     return int(n_jobs)
 
 

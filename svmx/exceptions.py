@@ -1,9 +1,9 @@
 """Exceptions and warnings raised by svmx.
 
-svmx never imports scikit-learn. When the running program has imported it
-already (it uses a ``Pipeline``, ``GridSearchCV`` or scikit-learn's estimator
-checks), every exception or warning created from the classes below is an
-instance of the svmx class *and* of scikit-learn's class of the same name, so
+scikit-learn is optional. When it is loaded (``import svmx`` loads it when it
+is installed, see ``svmx._sklearn_compat``), every exception or warning created
+from the classes below is an instance of the svmx class *and* of
+scikit-learn's class of the same name, so
 ``except sklearn.exceptions.NotFittedError`` or a warnings filter on
 ``sklearn.exceptions.ConvergenceWarning`` sees it too. Without scikit-learn
 they are plain subclasses of the builtin exceptions.
@@ -17,6 +17,7 @@ from typing import Any
 __all__ = [
     "ConvergenceWarning",
     "DataConversionWarning",
+    "FitFailedWarning",
     "InvalidParameterError",
     "NotFittedError",
 ]
@@ -116,5 +117,15 @@ class DataConversionWarning(_SklearnCompatible, UserWarning):
     Examples
     --------
     >>> issubclass(DataConversionWarning, UserWarning)
+    True
+    """
+
+
+class FitFailedWarning(_SklearnCompatible, RuntimeWarning):
+    """Issued when fits of a cross-validation fail and ``error_score`` stands in for their scores.
+
+    Examples
+    --------
+    >>> issubclass(FitFailedWarning, RuntimeWarning)
     True
     """

@@ -75,8 +75,9 @@ _KERNEL_DOC = """\
         column by column in every pair).
     n_jobs : int or None, default=None
         Threads: one-vs-one pairs trained at once (classifiers), the block
-        solver's kernel blocks and gradient updates, and prediction. None or
-        -1 means all cores. The model does not depend on it."""
+        solver's kernel blocks and gradient updates, and prediction. None
+        means 1, as in scikit-learn; -1 means all cores. The model does not
+        depend on it."""
 
 
 class SVC(BaseSVC):

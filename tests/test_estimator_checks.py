@@ -1,8 +1,8 @@
 """scikit-learn's estimator checks and meta-estimators run on the five svmx estimators.
 
-svmx does not inherit from scikit-learn (it never imports it at run time), so the checks'
-collection-time warning about ``sklearn.base.BaseEstimator`` is silenced here; every check
-itself runs with warnings as errors.
+With scikit-learn installed svmx's base derives from ``sklearn.base.BaseEstimator``
+(``svmx._sklearn_compat``); any collection-time warning about the base is still silenced
+here, and every check itself runs with warnings as errors.
 
 Two groups of checks cannot pass, for reasons of definition rather than implementation (the
 same checks are expected failures of scikit-learn's own SVMs):

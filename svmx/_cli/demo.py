@@ -12,7 +12,7 @@ import numpy as np
 from svmx import SVC
 from svmx._cli._options import CommandParser
 from svmx.model_selection import GridSearch, libsvm_grid
-from svmx.preprocessing import SvmScaler, train_test_split
+from svmx.preprocessing import SvmScaler, shuffled_split_indices
 
 __all__ = ["checkerboard", "make_parser", "run"]
 
@@ -82,7 +82,7 @@ def _plot(path: str, scaler: SvmScaler, model: SVC, X: np.ndarray, y: np.ndarray
 
 def run(args: argparse.Namespace) -> int:
     X, y = checkerboard()
-    train, test = train_test_split(len(y), test_ratio=0.25, seed=SEED)
+    train, test = shuffled_split_indices(len(y), test_ratio=0.25, seed=SEED)
     print(f"checkerboard: {len(y)} points, {N_SQUARES}x{N_SQUARES} squares, seed {SEED}; "
           f"{train.size} for training, {test.size} held out")
     scaler = SvmScaler(lower=-1.0, upper=1.0).fit(X[train])  # svm-scale, as the guide does

@@ -21,7 +21,8 @@ except ImportError:  # joblib is optional: without it, work runs sequentially
 
 
 def check_n_jobs(n_jobs: object) -> int | None:
-    """Validate ``n_jobs``: None or a non-zero integer, as in joblib."""
+    """Validate ``n_jobs``: None (one job, unless a joblib backend says otherwise) or a
+    non-zero integer, as in joblib and scikit-learn."""
     if n_jobs is None:
         return None
     if isinstance(n_jobs, bool) or not isinstance(n_jobs, numbers.Integral):
@@ -36,6 +37,7 @@ def parallel_map(
     tasks: Sequence[tuple[Any, ...]],
     n_jobs: int | None,
     progress: ProgressBar,
+    pre_dispatch: int | str = "2*n_jobs",
 ) -> list[Any]:
     """Return ``[function(*task) for task in tasks]``, possibly in parallel, in order."""
     if joblib is None:
@@ -44,7 +46,7 @@ def parallel_map(
             results.append(function(*task))
             progress.update()
         return results
-    parallel = joblib.Parallel(n_jobs=n_jobs, return_as="generator")
+    parallel = joblib.Parallel(n_jobs=n_jobs, pre_dispatch=pre_dispatch, return_as="generator")
     results = []
     for result in parallel(joblib.delayed(function)(*task) for task in tasks):
         results.append(result)

@@ -1,25 +1,34 @@
-"""Exhaustive grid search over estimator parameters, scored by cross-validation."""
+"""Exhaustive grid search over estimator parameters, scored by cross-validation (GridSearchCV)."""
 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping, Sequence
+import numbers
+import time
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 import scipy.sparse as sp
 
-from svmx._estimator import BaseEstimator
+from svmx._estimator import BaseEstimator, available_if
 from svmx._progress import ProgressBar
 from svmx._validation import check_fitted
 
 from ._clone import clone, is_classifier
 from ._parallel import parallel_map
-from ._scoring import Scorer, get_scorer
-from ._validation import check_data, fit_and_score, prepare_folds
+from ._results import tabulate
+from ._validation import (
+    FitOptions,
+    check_data,
+    check_error_score,
+    fit_and_score,
+    prepare_folds,
+    warn_failed_fits,
+)
 
-__all__ = ["GridSearch", "expand_grid", "libsvm_grid"]
+__all__ = ["GridSearch", "GridSearchCV", "expand_grid", "libsvm_grid"]
 
 ParamGrid = Mapping[str, Sequence[Any]] | Sequence[Mapping[str, Sequence[Any]]]
 
@@ -107,12 +116,61 @@ def libsvm_grid(
     return {"C": (2.0**exponents_c).tolist(), "gamma": (2.0**exponents_g).tolist()}
 
 
-class GridSearch(BaseEstimator):
-    """Cross-validate every parameter combination of a grid and keep the best.
+def _refit_metric(refit: Any, scorer: Any) -> str:
+    """The metric that picks the best candidate: 'score', or refit's name for several."""
+    if not isinstance(scorer, dict):
+        return "score"
+    if callable(refit):
+        return ""
+    if isinstance(refit, str) and refit in scorer:
+        return refit
+    if refit is False:
+        return ""
+    raise ValueError(
+        "For multi-metric scoring, the parameter refit must be set to a scorer key or a "
+        f"callable to refit an estimator with the best parameter setting on the whole data "
+        f"and make the best_* attributes available for that metric. Got refit={refit!r}, "
+        f"scorer keys {list(scorer)}."
+    )
 
-    Every (candidate, fold) fit is an independent task run through joblib,
-    so ``n_jobs`` and any ``joblib.parallel_backend`` (processes, threads, a
-    dask cluster) apply. Ties go to the first candidate in grid order.
+
+def _best_index(refit: Any, metric: str, results: dict[str, Any]) -> int:
+    if callable(refit):
+        index = refit(results)
+        if not isinstance(index, numbers.Integral):
+            raise TypeError("best_index_ returned is not an integer")
+        if not 0 <= index < len(results["params"]):
+            raise IndexError("best_index_ index out of range")
+        return int(index)
+    return int(results[f"rank_test_{metric}"].argmin())
+
+
+def _delegates(name: str) -> Callable[[GridSearch], bool]:
+    """The availability check of a method that ``best_estimator_`` answers."""
+
+    def check(self: GridSearch) -> bool:
+        if not self.refit:
+            raise AttributeError(
+                f"This {type(self).__name__} instance was initialized with `refit=False`. "
+                f"{name} is available only after refitting on the best parameters. You can "
+                "refit an estimator manually using the `best_params_` attribute"
+            )
+        model = getattr(self, "best_estimator_", self.estimator)
+        getattr(model, name)  # raises AttributeError when the estimator lacks it
+        return True
+
+    return check
+
+
+class GridSearch(BaseEstimator):
+    """Cross-validate every parameter combination of a grid, as scikit-learn's GridSearchCV.
+
+    Same parameters, defaults and fitted attributes as
+    ``sklearn.model_selection.GridSearchCV`` (``cv_results_`` in its layout),
+    and ``GridSearchCV`` is an alias. Every (candidate, fold) fit is an
+    independent task run through joblib, so ``n_jobs`` and any
+    ``joblib.parallel_backend`` (processes, threads, a dask cluster) apply.
+    Ties go to the first candidate in grid order.
 
     Parameters
     ----------
@@ -120,66 +178,66 @@ class GridSearch(BaseEstimator):
         Any svmx or scikit-learn-protocol estimator.
     param_grid : dict or list of dict
         Parameter values to try, see :func:`expand_grid`.
-    cv : int, splitter or iterable of (train, test), default=5
-        As in :func:`cross_validate`; the same folds serve every candidate.
-    scoring : None, str or callable, default=None
+    scoring : None, str, callable, list, tuple or dict, default=None
         As in :func:`cross_validate`; greater is better.
     n_jobs : int, optional
-        Parallel jobs; None defers to the active joblib backend.
-    refit : bool, default=True
-        Fit ``best_estimator_`` on all of ``X`` with the best parameters.
-    verbose : bool, default=False
-        Draw a progress bar on standard error.
+        Parallel jobs; None means 1 unless a joblib backend says otherwise.
+    refit : bool, str or callable, default=True
+        Fit ``best_estimator_`` on all of ``X`` with the best parameters. With
+        several metrics, the name of the one that picks the best; a callable
+        takes ``cv_results_`` and returns the best index.
+    cv : None, int, splitter or iterable of (train, test), default=None
+        As in :func:`cross_validate` (None: 5 folds); the same folds serve every candidate.
+    verbose : int or bool, default=0
+        Draw a progress bar on standard error when true.
+    pre_dispatch : int or str, default="2*n_jobs"
+        How many tasks joblib dispatches ahead.
+    error_score : 'raise' or float, default=np.nan
+        The score of a fit that raised, or ``'raise'`` to let the error through.
+    return_train_score : bool, default=False
+        Also score every fit on its training fold.
 
     Attributes
     ----------
+    cv_results_ : dict of arrays
+        One entry per candidate, in scikit-learn's layout, ready for ``pandas.DataFrame``:
+        ``mean_fit_time``, ``std_fit_time``, ``mean_score_time``, ``std_score_time``,
+        ``param_<name>`` (masked arrays, masked where a grid lacks the name),
+        ``params``, ``split<k>_test_score``, ``mean_test_score``, ``std_test_score``,
+        ``rank_test_score`` (1 is best; ties share a rank), and the ``train``
+        columns with ``return_train_score``; ``<metric>`` replaces ``score``
+        for several metrics.
     best_params_ : dict
-        Parameters of the candidate with the highest mean score.
+        Parameters of the best candidate.
     best_score_ : float
-        Its mean cross-validation score.
+        Its mean cross-validation score (not with a callable ``refit``).
     best_index_ : int
-        Its position in ``results_["params"]``.
+        Its position in ``cv_results_["params"]``.
     best_estimator_ : object
         A copy of ``estimator`` with ``best_params_``, fitted on all of
-        ``X`` (only when ``refit=True``).
-    results_ : dict
-        One entry per candidate, ready for ``pandas.DataFrame``:
-        ``params``, ``param_<name>`` (None where a grid lacks the name),
-        ``split<k>_test_score``, ``mean_test_score``, ``std_test_score``,
-        ``rank_test_score`` (1 is best; ties share a rank),
-        ``mean_fit_time``, ``std_fit_time`` and ``mean_score_time``.
+        ``X`` (only when ``refit`` is not False).
+    refit_time_ : float
+        Seconds spent fitting ``best_estimator_``.
+    scorer_ : callable or dict
+        The scorer(s) used.
+    n_splits_ : int
+        Number of folds.
+    multimetric_ : bool
+        Whether several metrics were scored.
 
     Examples
     --------
-    A nearest-centroid classifier whose ``shrink`` pulls centroids to 0:
-
     >>> import numpy as np
-    >>> class NearestCentroid:
-    ...     def __init__(self, shrink=0.0):
-    ...         self.shrink = shrink
-    ...     def get_params(self, deep=True):
-    ...         return {"shrink": self.shrink}
-    ...     def set_params(self, **params):
-    ...         self.__dict__.update(params)
-    ...         return self
-    ...     def fit(self, X, y):
-    ...         self.classes_ = np.unique(y)
-    ...         centres = [X[y == c].mean(axis=0) for c in self.classes_]
-    ...         self.centroids_ = (1 - self.shrink) * np.array(centres)
-    ...         return self
-    ...     def predict(self, X):
-    ...         distances = ((X[:, None, :] - self.centroids_) ** 2).sum(axis=2)
-    ...         return self.classes_[distances.argmin(axis=1)]
-    ...     def score(self, X, y):
-    ...         return float(np.mean(self.predict(X) == y))
-    >>> X = np.array([[2.0], [2.2], [3.0], [3.2], [2.1], [3.1]])
-    >>> y = np.array([0, 0, 1, 1, 0, 1])
-    >>> search = GridSearch(NearestCentroid(), {"shrink": [0.0, 0.5, 0.9]}, cv=3).fit(X, y)
-    >>> search.best_params_, search.best_score_
-    ({'shrink': 0.0}, 1.0)
-    >>> search.results_["rank_test_score"].tolist()  # tied candidates share a rank
-    [1, 2, 2]
-    >>> search.predict(np.array([[2.05], [3.05]])).tolist()
+    >>> from svmx import SVC
+    >>> rng = np.random.RandomState(0)
+    >>> X = np.vstack([rng.randn(20, 2) - 1, rng.randn(20, 2) + 1])
+    >>> y = np.repeat([0, 1], 20)
+    >>> search = GridSearch(SVC(), {"C": [0.01, 1.0, 100.0]}, cv=4).fit(X, y)
+    >>> search.best_params_, round(search.best_score_, 3)
+    ({'C': 0.01}, 0.825)
+    >>> search.cv_results_["rank_test_score"].tolist()  # ties share a rank; the first wins
+    [1, 1, 3]
+    >>> search.predict(np.array([[-1.5, -1.0], [1.2, 1.0]])).tolist()
     [0, 1]
     """
 
@@ -188,19 +246,25 @@ class GridSearch(BaseEstimator):
         estimator: Any,
         param_grid: ParamGrid,
         *,
-        cv: Any = 5,
-        scoring: str | Scorer | None = None,
+        scoring: Any = None,
         n_jobs: int | None = None,
-        refit: bool = True,
-        verbose: bool = False,
+        refit: bool | str | Callable[[dict[str, Any]], int] = True,
+        cv: Any = None,
+        verbose: int | bool = 0,
+        pre_dispatch: int | str = "2*n_jobs",
+        error_score: Any = np.nan,
+        return_train_score: bool = False,
     ) -> None:
         self.estimator = estimator
         self.param_grid = param_grid
-        self.cv = cv
         self.scoring = scoring
         self.n_jobs = n_jobs
         self.refit = refit
+        self.cv = cv
         self.verbose = verbose
+        self.pre_dispatch = pre_dispatch
+        self.error_score = error_score
+        self.return_train_score = return_train_score
 
     @property
     def _estimator_type(self) -> str | None:
@@ -208,7 +272,21 @@ class GridSearch(BaseEstimator):
         # cross-validation stratifies its outer folds too.
         return "classifier" if is_classifier(self.estimator) else None
 
-    def fit(self, X: npt.ArrayLike | sp.spmatrix, y: npt.ArrayLike | None = None) -> GridSearch:
+    def __sklearn_tags__(self):
+        from sklearn.utils import get_tags
+
+        tags = super().__sklearn_tags__()
+        inner = get_tags(self.estimator)
+        tags.estimator_type = inner.estimator_type
+        tags.classifier_tags = inner.classifier_tags
+        tags.regressor_tags = inner.regressor_tags
+        tags.target_tags.required = inner.target_tags.required
+        tags.input_tags.pairwise = inner.input_tags.pairwise
+        tags.input_tags.sparse = inner.input_tags.sparse
+        return tags
+
+    def fit(self, X: npt.ArrayLike | sp.spmatrix, y: npt.ArrayLike | None = None,
+            **params: Any) -> GridSearch:
         """Run the search.
 
         Parameters
@@ -217,58 +295,70 @@ class GridSearch(BaseEstimator):
             Data; rows are taken with ``X[indices]``.
         y : array-like of shape (n_samples,), optional
             Targets.
+        **params
+            ``groups`` goes to the splitter; the rest to ``estimator.fit``
+            (per-sample values such as ``sample_weight`` cut to each fold).
 
         Returns
         -------
         self
         """
         clone(self.estimator)  # fail early on an object that cannot be copied
+        error_score = check_error_score(self.error_score)
         candidates = expand_grid(self.param_grid)
+        groups = params.pop("groups", None)
         X, y, scorer, n_jobs, splits = prepare_folds(
-            self.estimator, X, y, self.cv, self.scoring, self.n_jobs
+            self.estimator, X, y, self.cv, self.scoring, self.n_jobs, groups
         )
+        metric = _refit_metric(self.refit, scorer)
+        # As scikit-learn's search, sample_weight also weights the folds' scores.
+        weights = params.get("sample_weight")
+        options = FitOptions(params, error_score, bool(self.return_train_score),
+                             score_params=None if weights is None else {"sample_weight": weights})
         tasks = [
-            (self.estimator, X, y, train, test, scorer, params)
-            for params in candidates
+            (self.estimator, X, y, train, test, scorer, candidate, options)
+            for candidate in candidates
             for train, test in splits
         ]
-        with ProgressBar(len(tasks), "GridSearch", enabled=self.verbose) as progress:
-            outcomes = parallel_map(fit_and_score, tasks, n_jobs, progress)
-        table = np.array(outcomes, dtype=np.float64).reshape(len(candidates), len(splits), 3)
-        self.results_ = self._tabulate(candidates, table)
-        self.best_index_ = int(np.argmax(self.results_["mean_test_score"]))
-        self.best_params_ = dict(candidates[self.best_index_])
-        self.best_score_ = float(self.results_["mean_test_score"][self.best_index_])
+        with ProgressBar(len(tasks), type(self).__name__, enabled=bool(self.verbose)) as progress:
+            outcomes = parallel_map(fit_and_score, tasks, n_jobs, progress, self.pre_dispatch)
+        warn_failed_fits(outcomes, self.error_score)
+        self.cv_results_ = tabulate(candidates, outcomes, len(splits), self.return_train_score)
+        self.scorer_ = scorer
+        self.multimetric_ = isinstance(scorer, dict)
+        self.n_splits_ = len(splits)
+        if self.refit or not self.multimetric_:
+            self.best_index_ = _best_index(self.refit, metric, self.cv_results_)
+            if not callable(self.refit):
+                self.best_score_ = float(self.cv_results_[f"mean_test_{metric}"][self.best_index_])
+            self.best_params_ = dict(candidates[self.best_index_])
         if self.refit:
-            model = clone(self.estimator).set_params(**self.best_params_)
-            self.best_estimator_ = model.fit(X) if y is None else model.fit(X, y)
+            self._refit(X, y, params)
         return self
 
-    @staticmethod
-    def _tabulate(candidates: list[dict[str, Any]], table: np.ndarray) -> dict[str, Any]:
-        scores, fit_times, score_times = table[..., 0], table[..., 1], table[..., 2]
-        results: dict[str, Any] = {"params": candidates}
-        for name in sorted({name for params in candidates for name in params}):
-            results[f"param_{name}"] = [params.get(name) for params in candidates]
-        for fold in range(scores.shape[1]):
-            results[f"split{fold}_test_score"] = scores[:, fold]
-        mean = scores.mean(axis=1)
-        results["mean_test_score"] = mean
-        results["std_test_score"] = scores.std(axis=1)
-        results["rank_test_score"] = 1 + (mean[None, :] > mean[:, None]).sum(axis=1)
-        results["mean_fit_time"] = fit_times.mean(axis=1)
-        results["std_fit_time"] = fit_times.std(axis=1)
-        results["mean_score_time"] = score_times.mean(axis=1)
-        return results
+    def _refit(self, X: Any, y: Any, params: dict[str, Any]) -> None:
+        model = clone(self.estimator).set_params(**self.best_params_)
+        start = time.perf_counter()
+        self.best_estimator_ = model.fit(X, **params) if y is None else model.fit(X, y, **params)
+        self.refit_time_ = time.perf_counter() - start
+        if hasattr(self.best_estimator_, "n_features_in_"):
+            self.n_features_in_ = self.best_estimator_.n_features_in_
+        if hasattr(self.best_estimator_, "feature_names_in_"):
+            self.feature_names_in_ = self.best_estimator_.feature_names_in_
 
     def _fitted_model(self) -> Any:
-        check_fitted(self, "results_")
-        if not hasattr(self, "best_estimator_"):
-            raise AttributeError("best_estimator_ exists only when GridSearch(refit=True)")
+        check_fitted(self, "cv_results_")
         return self.best_estimator_
 
+    @property
+    def classes_(self) -> np.ndarray:
+        """The class labels of ``best_estimator_``."""
+        _delegates("classes_")(self)
+        return self._fitted_model().classes_
+
+    @available_if("_check_predict")
     def predict(self, X: npt.ArrayLike | sp.spmatrix) -> np.ndarray:
-        """Predict with ``best_estimator_``.
+        """``best_estimator_.predict(X)``.
 
         Parameters
         ----------
@@ -280,18 +370,119 @@ class GridSearch(BaseEstimator):
         """
         return self._fitted_model().predict(X)
 
-    def score(self, X: npt.ArrayLike | sp.spmatrix, y: npt.ArrayLike) -> float:
-        """Score ``best_estimator_`` on ``X`` and ``y`` with the search's scoring.
+    @available_if("_check_decision_function")
+    def decision_function(self, X: npt.ArrayLike | sp.spmatrix) -> np.ndarray:
+        """``best_estimator_.decision_function(X)``.
 
         Parameters
         ----------
         X : array-like or sparse matrix of shape (n_samples, n_features)
-        y : array-like of shape (n_samples,)
+
+        Returns
+        -------
+        ndarray
+        """
+        return self._fitted_model().decision_function(X)
+
+    @available_if("_check_predict_proba")
+    def predict_proba(self, X: npt.ArrayLike | sp.spmatrix) -> np.ndarray:
+        """``best_estimator_.predict_proba(X)``.
+
+        Parameters
+        ----------
+        X : array-like or sparse matrix of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes)
+        """
+        return self._fitted_model().predict_proba(X)
+
+    @available_if("_check_predict_log_proba")
+    def predict_log_proba(self, X: npt.ArrayLike | sp.spmatrix) -> np.ndarray:
+        """``best_estimator_.predict_log_proba(X)``.
+
+        Parameters
+        ----------
+        X : array-like or sparse matrix of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes)
+        """
+        return self._fitted_model().predict_log_proba(X)
+
+    @available_if("_check_score_samples")
+    def score_samples(self, X: npt.ArrayLike | sp.spmatrix) -> np.ndarray:
+        """``best_estimator_.score_samples(X)``.
+
+        Parameters
+        ----------
+        X : array-like or sparse matrix of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+        """
+        return self._fitted_model().score_samples(X)
+
+    @available_if("_check_transform")
+    def transform(self, X: npt.ArrayLike | sp.spmatrix) -> Any:
+        """``best_estimator_.transform(X)``.
+
+        Parameters
+        ----------
+        X : array-like or sparse matrix of shape (n_samples, n_features)
+
+        Returns
+        -------
+        The transformed X.
+        """
+        return self._fitted_model().transform(X)
+
+    @available_if("_check_inverse_transform")
+    def inverse_transform(self, X: Any) -> Any:
+        """``best_estimator_.inverse_transform(X)``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features_out)
+
+        Returns
+        -------
+        X in the original space.
+        """
+        return self._fitted_model().inverse_transform(X)
+
+    def score(self, X: npt.ArrayLike | sp.spmatrix, y: npt.ArrayLike | None = None,
+              **params: Any) -> float:
+        """Score ``best_estimator_`` on ``X`` and ``y`` with the refit metric's scorer.
+
+        Parameters
+        ----------
+        X : array-like or sparse matrix of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,), optional
+        **params
+            Passed to the scorer (``sample_weight``, say).
 
         Returns
         -------
         float
         """
+        _delegates("score" if self.scoring is None else "fit")(self)
         model = self._fitted_model()
         X, y = check_data(X, y)
-        return float(get_scorer(self.scoring, model)(model, X, y))
+        scorer = self.scorer_
+        if isinstance(scorer, dict):
+            scorer = scorer[_refit_metric(self.refit, scorer)] if not callable(self.refit) else None
+            if scorer is None:
+                raise AttributeError("score needs refit to name a metric with several metrics")
+        return float(scorer(model, X, y, **params))
+
+
+for _method in ("predict", "decision_function", "predict_proba", "predict_log_proba",
+                "score_samples", "transform", "inverse_transform"):
+    setattr(GridSearch, f"_check_{_method}", _delegates(_method))
+
+#: scikit-learn's name for :class:`GridSearch`.
+GridSearchCV = GridSearch

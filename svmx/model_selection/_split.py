@@ -1,16 +1,22 @@
-"""Cross-validation splitters built on :mod:`svmx.preprocessing` index helpers."""
+"""Cross-validation splitters named, and drawing, as scikit-learn's.
+
+``KFold`` and ``StratifiedKFold`` give scikit-learn's folds (numpy's RandomState
+shuffles them for an int seed); svmx's SplitMix64 folds are
+:func:`svmx.preprocessing.k_fold_indices`.
+"""
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Iterable, Iterator
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from svmx._random import splitmix_generator, validate_random_state
+from svmx._random import random_state_generator, validate_random_state
 from svmx._validation import check_int, check_labels
-from svmx.preprocessing._splits import folds_from_assignment, k_fold_indices
+from svmx.preprocessing._splits import folds_from_assignment
 
 __all__ = ["KFold", "StratifiedKFold", "check_cv"]
 
@@ -25,23 +31,33 @@ def n_rows(X: Any) -> int:
     return len(X)
 
 
+def _fold_sizes(n_samples: int, n_splits: int) -> np.ndarray:
+    sizes = np.full(n_splits, n_samples // n_splits, dtype=np.int64)
+    sizes[: n_samples % n_splits] += 1
+    return sizes
+
+
 class _BaseKFold:
     def __init__(self, n_splits: int, shuffle: bool, random_state: Any) -> None:
         self.n_splits = check_int(n_splits, "n_splits", minimum=2)
         if not isinstance(shuffle, bool | np.bool_):
             raise TypeError(f"shuffle must be True or False, got {type(shuffle).__name__}")
         if not shuffle and random_state is not None:
-            raise ValueError("random_state has no effect unless shuffle=True; leave it None")
+            raise ValueError(
+                "Setting a random_state has no effect since shuffle is False. You should "
+                "leave random_state to its default (None), or set shuffle=True."
+            )
         # Checked without drawing, so a generator passed in is not advanced yet.
         validate_random_state(random_state, "random_state")
         self.shuffle = bool(shuffle)
         self.random_state = random_state
 
-    def _seed(self) -> Any:
-        # A fixed default keeps shuffled folds reproducible without global state.
-        if not self.shuffle:
-            return None
-        return 0 if self.random_state is None else self.random_state
+    def _check_n_samples(self, n_samples: int) -> None:
+        if self.n_splits > n_samples:
+            raise ValueError(
+                f"Cannot have number of splits n_splits={self.n_splits} greater than the "
+                f"number of samples: n_samples={n_samples}."
+            )
 
     def get_n_splits(self, X: Any = None, y: Any = None, groups: Any = None) -> int:
         """Return the number of folds.
@@ -59,29 +75,31 @@ class _BaseKFold:
 
     def __repr__(self) -> str:
         return (
-            f"{type(self).__name__}(n_splits={self.n_splits}, shuffle={self.shuffle}, "
-            f"random_state={self.random_state!r})"
+            f"{type(self).__name__}(n_splits={self.n_splits}, "
+            f"random_state={self.random_state!r}, shuffle={self.shuffle})"
         )
 
 
 class KFold(_BaseKFold):
-    """K-fold cross-validation: each row is validated exactly once.
+    """K-fold cross-validation: each row is validated exactly once (scikit-learn's folds).
 
-    Fold sizes differ by at most one; without shuffling the folds are
-    contiguous blocks of rows in order.
+    The first ``n_samples % n_splits`` folds hold one row more than the others;
+    without shuffling the folds are contiguous blocks of rows in order. With
+    ``shuffle=True`` and an int or RandomState ``random_state`` the folds are
+    exactly scikit-learn's (the rows shuffled by numpy's RandomState). The
+    SplitMix64 folds, the same on every platform, are
+    :func:`~svmx.preprocessing.k_fold_indices`.
 
     Parameters
     ----------
     n_splits : int, default=5
         Number of folds, at least 2.
     shuffle : bool, default=False
-        Shuffle the rows (with :class:`~svmx.preprocessing.SplitMix64`)
-        before cutting them into folds.
-    random_state : None, int, numpy Generator or RandomState, or SplitMix64
-        Seed of the shuffle: None means seed 0, so shuffled folds are
-        reproducible; an int seeds a :class:`~svmx.preprocessing.SplitMix64`;
-        a generator is drawn from at each ``split`` call, so successive calls
-        give different folds. Must be None when ``shuffle=False``.
+        Shuffle the rows before cutting them into folds.
+    random_state : None, int, numpy RandomState or Generator, or SplitMix64, default=None
+        Seed of the shuffle, as scikit-learn's: an int gives the same folds at
+        every ``split`` call; a generator is drawn from at each call; None
+        draws from numpy's global RandomState. Must be None when ``shuffle=False``.
 
     Examples
     --------
@@ -91,6 +109,8 @@ class KFold(_BaseKFold):
     [2, 3, 4] [0, 1]
     [0, 1, 4] [2, 3]
     [0, 1, 2, 3] [4]
+    >>> [test.tolist() for _, test in KFold(2, shuffle=True, random_state=0).split(range(4))]
+    [[2, 3], [0, 1]]
     """
 
     def __init__(
@@ -113,37 +133,59 @@ class KFold(_BaseKFold):
             Sorted row indices.
         """
         n_samples = n_rows(X)
-        if self.n_splits > n_samples:
-            raise ValueError(f"n_splits={self.n_splits} is larger than the {n_samples} rows of X")
-        yield from k_fold_indices(n_samples, self.n_splits, self._seed())
+        self._check_n_samples(n_samples)
+        order = np.arange(n_samples, dtype=np.int64)
+        if self.shuffle:
+            random_state_generator(self.random_state).shuffle(order)
+        fold_of_row = np.empty(n_samples, dtype=np.int64)
+        fold_of_row[order] = np.repeat(np.arange(self.n_splits),
+                                       _fold_sizes(n_samples, self.n_splits))
+        yield from folds_from_assignment(fold_of_row, self.n_splits)
+
+
+def _class_codes_in_order_of_appearance(y: Any, n_samples: int) -> np.ndarray:
+    labels = check_labels(y, "y")
+    if labels.shape[0] != n_samples:
+        raise ValueError(f"y has {labels.shape[0]} labels but X has {n_samples} rows")
+    if labels.dtype.kind == "f" and not np.all(np.isfinite(labels) & (labels == np.round(labels))):
+        raise ValueError(
+            "Supported target types are: ('binary', 'multiclass'). Got 'continuous' instead."
+        )
+    _, first, codes = np.unique(labels, return_index=True, return_inverse=True)
+    # Number the classes by first appearance, as scikit-learn deals them.
+    _, rank_of_class = np.unique(first, return_inverse=True)
+    return rank_of_class.ravel()[codes.ravel()]
 
 
 class StratifiedKFold(_BaseKFold):
-    """K-fold cross-validation keeping each class's share in every fold.
+    """K-fold cross-validation keeping each class's share in every fold (scikit-learn's folds).
 
-    Rows are dealt to the folds in turn, class by class (classes in sorted
-    order, rows in order or shuffled), so every class's count per fold and
-    every fold's size differ by at most one.
+    Each fold's count of a class is what dealing the label-sorted rows to the
+    folds in turn gives; a class's rows go to its folds in blocks, in row order
+    (the blocks' fold numbers shuffled with ``shuffle=True``). With an int or
+    RandomState ``random_state`` the folds are exactly scikit-learn's.
 
     Parameters
     ----------
     n_splits : int, default=5
         Number of folds, at least 2.
     shuffle : bool, default=False
-        Shuffle the rows of each class before dealing them.
-    random_state : None, int, numpy Generator or RandomState, or SplitMix64
-        Seed of the shuffle: None means seed 0, so shuffled folds are
-        reproducible; an int seeds a :class:`~svmx.preprocessing.SplitMix64`;
-        a generator is drawn from at each ``split`` call, so successive calls
-        give different folds. Must be None when ``shuffle=False``.
+        Shuffle each class's fold assignment.
+    random_state : None, int, numpy RandomState or Generator, or SplitMix64, default=None
+        Seed of the shuffle, as for :class:`KFold`. Must be None when ``shuffle=False``.
+
+    Warns
+    -----
+    UserWarning
+        When the least populated class has fewer members than ``n_splits``.
 
     Examples
     --------
     >>> y = [0, 0, 0, 0, 1, 1]
     >>> for train, test in StratifiedKFold(n_splits=2).split(y, y):
     ...     print(test.tolist())
-    [0, 2, 4]
-    [1, 3, 5]
+    [0, 1, 4]
+    [2, 3, 5]
     """
 
     def __init__(
@@ -169,23 +211,30 @@ class StratifiedKFold(_BaseKFold):
         """
         if y is None:
             raise ValueError("y is required to stratify the folds")
-        labels = check_labels(y, "y")
-        if labels.shape[0] != n_rows(X):
-            raise ValueError(f"y has {labels.shape[0]} labels but X has {n_rows(X)} rows")
-        if self.n_splits > labels.shape[0]:
+        n_samples = n_rows(X)
+        codes = _class_codes_in_order_of_appearance(y, n_samples)
+        self._check_n_samples(n_samples)
+        counts = np.bincount(codes)
+        if np.all(self.n_splits > counts):
             raise ValueError(
-                f"n_splits={self.n_splits} is larger than the {labels.shape[0]} rows of X"
+                f"n_splits={self.n_splits} cannot be greater than the number of members in "
+                "each class."
             )
-        _, codes = np.unique(labels, return_inverse=True)
-        dealing_order = np.argsort(codes.ravel(), kind="stable")
-        seed = self._seed()
-        if seed is not None:
-            generator = splitmix_generator(seed, "random_state")
-            counts = np.bincount(codes.ravel())
-            for block in np.split(dealing_order, np.cumsum(counts)[:-1]):
-                generator.shuffle(block)  # np.split returns views: shuffles in place
-        fold_of_row = np.empty(labels.shape[0], dtype=np.int64)
-        fold_of_row[dealing_order] = np.arange(labels.shape[0]) % self.n_splits
+        if self.n_splits > counts.min():
+            warnings.warn(
+                f"The least populated class in y has only {counts.min()} members, which is "
+                f"less than n_splits={self.n_splits}.", UserWarning, stacklevel=2)
+        # How many rows of each class each fold gets: deal the sorted codes in turn.
+        dealt = np.sort(codes)
+        per_fold = np.array([np.bincount(dealt[fold :: self.n_splits], minlength=len(counts))
+                             for fold in range(self.n_splits)])
+        rng = random_state_generator(self.random_state) if self.shuffle else None
+        fold_of_row = np.empty(n_samples, dtype=np.int64)
+        for code in range(len(counts)):
+            folds = np.repeat(np.arange(self.n_splits), per_fold[:, code])
+            if rng is not None:
+                rng.shuffle(folds)
+            fold_of_row[codes == code] = folds
         yield from folds_from_assignment(fold_of_row, self.n_splits)
 
 
@@ -200,13 +249,13 @@ class _PredefinedSplits:
         return len(self.splits)
 
 
-def check_cv(cv: Any, y: Any = None, classifier: bool = False) -> Any:
+def check_cv(cv: Any = 5, y: Any = None, *, classifier: bool = False) -> Any:
     """Turn a ``cv`` argument into an object with ``split``.
 
     Parameters
     ----------
-    cv : int, splitter or iterable of (train, test)
-        An int gives :class:`StratifiedKFold` for a classifier with labels,
+    cv : None, int, splitter or iterable of (train, test), default=5
+        None means 5; an int gives :class:`StratifiedKFold` for a classifier with labels,
         :class:`KFold` otherwise (neither shuffled); an object with
         ``split`` is used as is; an iterable is taken as the folds.
     y : array-like, optional
@@ -221,8 +270,10 @@ def check_cv(cv: Any, y: Any = None, classifier: bool = False) -> Any:
     Examples
     --------
     >>> check_cv(3, y=[0, 1, 0, 1, 0, 1], classifier=True)
-    StratifiedKFold(n_splits=3, shuffle=False, random_state=None)
+    StratifiedKFold(n_splits=3, random_state=None, shuffle=False)
     """
+    if cv is None:
+        cv = 5
     if isinstance(cv, bool | str | bytes):
         raise TypeError("cv must be an int, a splitter or an iterable of (train, test) pairs")
     if isinstance(cv, int | np.integer):

@@ -1,8 +1,11 @@
-"""Cross-validation: fit on each training fold, score on its validation fold."""
+"""Cross-validation: fit on each training fold, score on its validation fold (scikit-learn's)."""
 
 from __future__ import annotations
 
+import numbers
 import time
+import traceback
+import warnings
 from dataclasses import dataclass
 from typing import Any
 
@@ -11,13 +14,14 @@ import numpy.typing as npt
 import scipy.sparse as sp
 
 from svmx._progress import ProgressBar
+from svmx.exceptions import FitFailedWarning
 
 from ._clone import clone, is_classifier
 from ._parallel import check_n_jobs, parallel_map
-from ._scoring import Scorer, get_scorer
-from ._split import check_cv, n_rows
+from ._scoring import Scorer, accepts_sample_weight, check_scoring
+from ._split import Split, check_cv, n_rows
 
-__all__ = ["CrossValidationResult", "cross_validate"]
+__all__ = ["cross_validate"]
 
 
 def check_data(X: Any, y: Any) -> tuple[Any, Any]:
@@ -49,22 +53,65 @@ def take_rows(data: Any, rows: np.ndarray) -> Any:
 
 
 def prepare_folds(
-    estimator: Any, X: Any, y: Any, cv: Any, scoring: Any, n_jobs: Any
-) -> tuple[Any, Any, Scorer, int | None, list[tuple[np.ndarray, np.ndarray]]]:
+    estimator: Any, X: Any, y: Any, cv: Any, scoring: Any, n_jobs: Any, groups: Any = None
+) -> tuple[Any, Any, Scorer | dict[str, Scorer], int | None, list[Split]]:
     """Check what :func:`cross_validate` and the grid search share, and cut the folds.
 
     Returns
     -------
     X, y, scorer, n_jobs, splits
-        The row-indexable data, the scorer, the checked job count and the
-        list of ``(train, test)`` index pairs.
+        The row-indexable data, the scorer (a dict of them for several
+        metrics), the checked job count and the list of ``(train, test)`` pairs.
     """
     clone(estimator)  # fail early, in the caller, on an object that cannot be copied
     X, y = check_data(X, y)
-    scorer = get_scorer(scoring, estimator)
+    scorer = check_scoring(scoring, estimator)
     n_jobs = check_n_jobs(n_jobs)
     splitter = check_cv(cv, y, classifier=is_classifier(estimator))
-    return X, y, scorer, n_jobs, list(splitter.split(X, y))
+    return X, y, scorer, n_jobs, list(splitter.split(X, y, groups))
+
+
+def check_error_score(error_score: Any) -> Any:
+    """``error_score`` is ``'raise'`` or a number (NaN by default), as in scikit-learn."""
+    if isinstance(error_score, str) and error_score == "raise":
+        return error_score
+    if isinstance(error_score, numbers.Real) and not isinstance(error_score, bool):
+        return float(error_score)
+    raise ValueError(f"error_score must be 'raise' or a number, got {error_score!r}")
+
+
+def fold_params(params: dict[str, Any] | None, n_samples: int, rows: np.ndarray) -> dict[str, Any]:
+    """Fit parameters for one fold: per-sample arrays (``sample_weight``, ...) cut to `rows`."""
+    if not params:
+        return {}
+    cut = {}
+    for name, value in params.items():
+        per_sample = (sp.issparse(value) or hasattr(value, "__array__")
+                      or isinstance(value, list | tuple))
+        if per_sample and n_rows(value) == n_samples:
+            cut[name] = take_rows(value if hasattr(value, "iloc") or sp.issparse(value)
+                                  else np.asarray(value), rows)
+        else:
+            cut[name] = value
+    return cut
+
+
+def _score(scorer: Scorer | dict[str, Scorer], model: Any, X: Any, y: Any,
+           score_params: dict[str, Any]) -> Any:
+    def one(function: Scorer) -> float:
+        if score_params and accepts_sample_weight(function, model):
+            return float(function(model, X, y, **score_params))
+        return float(function(model, X, y))
+
+    if isinstance(scorer, dict):
+        return {name: one(function) for name, function in scorer.items()}
+    return one(scorer)
+
+
+def _failed(scorer: Scorer | dict[str, Scorer], error_score: float) -> Any:
+    if isinstance(scorer, dict):
+        return dict.fromkeys(scorer, error_score)
+    return error_score
 
 
 def fit_and_score(
@@ -73,75 +120,89 @@ def fit_and_score(
     y: Any,
     train: np.ndarray,
     test: np.ndarray,
-    scorer: Scorer,
+    scorer: Scorer | dict[str, Scorer],
     params: dict[str, Any],
-) -> tuple[float, float, float]:
+    options: FitOptions,
+) -> dict[str, Any]:
     """Fit a fresh copy of ``estimator`` with ``params`` on ``train``; score it on ``test``.
 
     Returns
     -------
-    score, fit_time, score_time : float
+    dict
+        ``test_scores`` (a float, or a dict of them for several metrics),
+        ``train_scores`` when ``options.return_train_score``, ``fit_time``,
+        ``score_time``, ``estimator`` when ``options.return_estimator`` and
+        ``fit_error`` (the traceback's text, or None).
     """
     model = clone(estimator)
     if params:
         model.set_params(**params)
+    fit_params = fold_params(options.fit_params, n_rows(X), train)
+    test_params = fold_params(options.score_params, n_rows(X), test)
+    X_train, y_train = take_rows(X, train), take_rows(y, train)
     start = time.perf_counter()
-    if y is None:
-        model.fit(take_rows(X, train))
+    result: dict[str, Any] = {"fit_error": None}
+    try:
+        if y is None:
+            model.fit(X_train, **fit_params)
+        else:
+            model.fit(X_train, y_train, **fit_params)
+    except Exception:
+        if options.error_score == "raise":
+            raise
+        result["fit_error"] = traceback.format_exc()
+        result["fit_time"] = time.perf_counter() - start
+        result["score_time"] = 0.0
+        result["test_scores"] = _failed(scorer, options.error_score)
+        if options.return_train_score:
+            result["train_scores"] = _failed(scorer, options.error_score)
     else:
-        model.fit(take_rows(X, train), take_rows(y, train))
-    fit_time = time.perf_counter() - start
-    start = time.perf_counter()
-    score = float(scorer(model, take_rows(X, test), take_rows(y, test)))
-    return score, fit_time, time.perf_counter() - start
+        result["fit_time"] = time.perf_counter() - start
+        start = time.perf_counter()
+        result["test_scores"] = _score(scorer, model, take_rows(X, test), take_rows(y, test),
+                                       test_params)
+        result["score_time"] = time.perf_counter() - start
+        if options.return_train_score:
+            train_params = fold_params(options.score_params, n_rows(X), train)
+            result["train_scores"] = _score(scorer, model, X_train, y_train, train_params)
+    if options.return_estimator:
+        result["estimator"] = model
+    return result
 
 
 @dataclass(frozen=True)
-class CrossValidationResult:
-    """Per-fold scores and timings of :func:`cross_validate`.
+class FitOptions:
+    """What every fold's task needs besides the data: fit parameters and what to return."""
 
-    Attributes
-    ----------
-    test_scores : ndarray of shape (n_splits,)
-        Score on each validation fold (greater is better).
-    fit_times : ndarray of shape (n_splits,)
-        Seconds spent fitting on each training fold.
-    score_times : ndarray of shape (n_splits,)
-        Seconds spent scoring each validation fold.
+    fit_params: dict[str, Any] | None = None
+    error_score: Any = np.nan
+    return_train_score: bool = False
+    return_estimator: bool = False
+    score_params: dict[str, Any] | None = None
 
-    Examples
-    --------
-    >>> import numpy as np
-    >>> result = CrossValidationResult(np.array([0.5, 1.0]), np.zeros(2), np.zeros(2))
-    >>> result.mean(), result.min(), result.max()
-    (0.75, 0.5, 1.0)
-    """
 
-    test_scores: np.ndarray
-    fit_times: np.ndarray
-    score_times: np.ndarray
+def warn_failed_fits(outcomes: list[dict[str, Any]], error_score: Any) -> None:
+    """One FitFailedWarning summing up the fits that failed, as scikit-learn warns."""
+    errors = [outcome["fit_error"] for outcome in outcomes if outcome["fit_error"] is not None]
+    if not errors:
+        return
+    if len(errors) == len(outcomes):
+        raise ValueError(
+            f"All the {len(outcomes)} fits failed. It is very likely that your model is "
+            f"misconfigured. The first error was:\n{errors[0]}"
+        )
+    warnings.warn(FitFailedWarning(
+        f"{len(errors)} fits failed out of a total of {len(outcomes)}. The score on these "
+        f"train-test partitions for these parameters will be set to {error_score}. The "
+        f"first error was:\n{errors[0]}"), stacklevel=3)
 
-    def mean(self) -> float:
-        """Mean of the fold scores."""
-        return float(np.mean(self.test_scores))
 
-    def std(self) -> float:
-        """Population standard deviation of the fold scores."""
-        return float(np.std(self.test_scores))
-
-    def min(self) -> float:
-        """Lowest fold score."""
-        return float(np.min(self.test_scores))
-
-    def max(self) -> float:
-        """Highest fold score."""
-        return float(np.max(self.test_scores))
-
-    def __len__(self) -> int:
-        return int(self.test_scores.shape[0])
-
-    def __str__(self) -> str:
-        return f"{self.mean():.4f} +/- {self.std():.4f} over {len(self)} folds"
+def score_columns(outcomes: list[dict[str, Any]], key: str) -> dict[str, np.ndarray]:
+    """The scores under `key` of every task, one array per metric ('score' for one metric)."""
+    first = outcomes[0][key]
+    if isinstance(first, dict):
+        return {name: np.array([outcome[key][name] for outcome in outcomes]) for name in first}
+    return {"score": np.array([outcome[key] for outcome in outcomes])}
 
 
 def cross_validate(
@@ -149,75 +210,98 @@ def cross_validate(
     X: npt.ArrayLike | sp.spmatrix,
     y: npt.ArrayLike | None = None,
     *,
-    cv: Any = 5,
-    scoring: str | Scorer | None = None,
+    groups: npt.ArrayLike | None = None,
+    scoring: Any = None,
+    cv: Any = None,
     n_jobs: int | None = None,
-    verbose: bool = False,
-) -> CrossValidationResult:
-    """Score an estimator on each fold of a cross-validation.
+    verbose: int | bool = 0,
+    params: dict[str, Any] | None = None,
+    pre_dispatch: int | str = "2*n_jobs",
+    return_train_score: bool = False,
+    return_estimator: bool = False,
+    return_indices: bool = False,
+    error_score: Any = np.nan,
+) -> dict[str, Any]:
+    """Score an estimator on each fold of a cross-validation, as scikit-learn's function.
 
-    For each ``(train, test)`` split, a fresh copy of ``estimator`` (see
-    :func:`~svmx.model_selection.clone`) is fitted on ``X[train]`` and scored
-    on ``X[test]``. Fits run through joblib, so ``n_jobs`` and any
-    ``joblib.parallel_backend`` (threads, processes, dask) apply.
+    Same signature, defaults and return value as ``sklearn.model_selection.cross_validate``:
+    a fresh copy of ``estimator`` is fitted on each ``X[train]`` and scored on ``X[test]``,
+    as joblib tasks (``n_jobs`` and any ``joblib.parallel_backend`` apply).
 
     Parameters
     ----------
     estimator : object
-        Any svmx or scikit-learn-protocol estimator (``get_params``,
-        ``set_params``, ``fit``).
+        Any svmx or scikit-learn-protocol estimator (``get_params``, ``set_params``, ``fit``).
     X : array-like or sparse matrix of shape (n_samples, n_features)
-        Data; rows are taken with ``X[indices]``.
     y : array-like of shape (n_samples,), optional
-        Targets.
-    cv : int, splitter or iterable of (train, test), default=5
-        An int gives stratified folds for classifiers, plain folds otherwise.
-    scoring : None, str or callable, default=None
-        None uses ``estimator.score``; ``'accuracy'``,
-        ``'neg_mean_squared_error'`` and ``'r2'`` are built in; a callable is
-        called as ``scoring(estimator, X_test, y_test)``.
+    groups : array-like of shape (n_samples,), optional
+        Passed to the splitter's ``split``.
+    scoring : None, str, callable, list, tuple or dict, default=None
+        None uses ``estimator.score``; a string names a scorer (scikit-learn's names
+        when it is installed, else those of ``svmx.model_selection._scoring.SCORERS``);
+        a callable is called as ``scoring(estimator, X_test, y_test)``; a list or
+        dict of them scores several metrics.
+    cv : None, int, splitter or iterable of (train, test), default=None
+        None means 5 folds; an int gives :class:`StratifiedKFold` for classifiers,
+        :class:`KFold` otherwise.
     n_jobs : int, optional
-        Parallel jobs; None defers to the active joblib backend (one job
-        by default), -1 uses all cores.
-    verbose : bool, default=False
-        Draw a progress bar on standard error.
+        Parallel jobs; None means 1 unless a joblib backend says otherwise, -1 all cores.
+    verbose : int or bool, default=0
+        Draw a progress bar on standard error when true.
+    params : dict, optional
+        Passed to ``estimator.fit``, per-sample values (``sample_weight``) cut to the fold.
+    pre_dispatch : int or str, default="2*n_jobs"
+    return_train_score, return_estimator, return_indices : bool, default=False
+        Also score each copy on its training fold; return the fitted copies; the folds.
+    error_score : 'raise' or float, default=np.nan
+        The score of a fold whose fit raised (with a FitFailedWarning), or 'raise'.
 
     Returns
     -------
-    CrossValidationResult
+    dict of arrays
+        ``fit_time``, ``score_time``, ``test_score`` (``test_<name>`` for several
+        metrics), ``train_score`` / ``train_<name>`` with ``return_train_score``,
+        ``estimator`` (a list) with ``return_estimator``, ``indices`` (a dict of
+        ``train`` and ``test`` lists) with ``return_indices``.
 
     Examples
     --------
-    A nearest-centroid classifier written for the example:
-
     >>> import numpy as np
-    >>> class NearestCentroid:
-    ...     def __init__(self, shrink=0.0):
-    ...         self.shrink = shrink
-    ...     def get_params(self, deep=True):
-    ...         return {"shrink": self.shrink}
-    ...     def set_params(self, **params):
-    ...         self.__dict__.update(params)
-    ...         return self
-    ...     def fit(self, X, y):
-    ...         self.classes_ = np.unique(y)
-    ...         centres = [X[y == c].mean(axis=0) for c in self.classes_]
-    ...         self.centroids_ = (1 - self.shrink) * np.array(centres)
-    ...         return self
-    ...     def predict(self, X):
-    ...         distances = ((X[:, None, :] - self.centroids_) ** 2).sum(axis=2)
-    ...         return self.classes_[distances.argmin(axis=1)]
-    ...     def score(self, X, y):
-    ...         return float(np.mean(self.predict(X) == y))
+    >>> from svmx import SVC
     >>> X = np.array([[0.0], [0.2], [1.0], [1.2], [0.1], [1.1]])
     >>> y = np.array([0, 0, 1, 1, 0, 1])
-    >>> result = cross_validate(NearestCentroid(), X, y, cv=3)
-    >>> result.test_scores.tolist(), result.mean()
-    ([1.0, 1.0, 1.0], 1.0)
+    >>> result = cross_validate(SVC(kernel="linear"), X, y, cv=3)
+    >>> sorted(result)
+    ['fit_time', 'score_time', 'test_score']
+    >>> result["test_score"].tolist()
+    [1.0, 1.0, 1.0]
     """
-    X, y, scorer, n_jobs, splits = prepare_folds(estimator, X, y, cv, scoring, n_jobs)
-    tasks = [(estimator, X, y, train, test, scorer, {}) for train, test in splits]
-    with ProgressBar(len(tasks), "cross_validate", enabled=verbose) as progress:
-        outcomes = parallel_map(fit_and_score, tasks, n_jobs, progress)
-    scores, fit_times, score_times = (np.array(column) for column in zip(*outcomes, strict=True))
-    return CrossValidationResult(scores, fit_times, score_times)
+    error_score = check_error_score(error_score)
+    X, y, scorer, n_jobs, splits = prepare_folds(estimator, X, y, cv, scoring, n_jobs, groups)
+    options = FitOptions(params, error_score, bool(return_train_score), bool(return_estimator))
+    tasks = [(estimator, X, y, train, test, scorer, {}, options) for train, test in splits]
+    with ProgressBar(len(tasks), "cross_validate", enabled=bool(verbose)) as progress:
+        outcomes = parallel_map(fit_and_score, tasks, n_jobs, progress, pre_dispatch)
+    warn_failed_fits(outcomes, error_score)
+    return _assemble(outcomes, splits, bool(return_train_score), bool(return_estimator),
+                     bool(return_indices))
+
+
+def _assemble(outcomes: list[dict[str, Any]], splits: list[Split], return_train_score: bool,
+              return_estimator: bool, return_indices: bool) -> dict[str, Any]:
+    """scikit-learn's ``cross_validate`` dict, keys in its order."""
+    result: dict[str, Any] = {
+        "fit_time": np.array([outcome["fit_time"] for outcome in outcomes]),
+        "score_time": np.array([outcome["score_time"] for outcome in outcomes]),
+    }
+    if return_estimator:
+        result["estimator"] = [outcome["estimator"] for outcome in outcomes]
+    if return_indices:
+        result["indices"] = {"train": [train for train, _ in splits],
+                             "test": [test for _, test in splits]}
+    train_scores = score_columns(outcomes, "train_scores") if return_train_score else {}
+    for name, scores in score_columns(outcomes, "test_scores").items():
+        result[f"test_{name}"] = scores
+        if return_train_score:
+            result[f"train_{name}"] = train_scores[name]
+    return result

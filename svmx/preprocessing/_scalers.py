@@ -17,7 +17,7 @@ import numpy as np
 import numpy.typing as npt
 import scipy.sparse as sp
 
-from svmx._estimator import BaseEstimator, TransformerMixin
+from svmx._estimator import BaseEstimator, OneToOneFeatureMixin, TransformerMixin
 from svmx._validation import (
     check_feature_names,
     check_fitted,
@@ -113,7 +113,7 @@ def _forget(estimator: BaseEstimator) -> None:
         delattr(estimator, name)
 
 
-class MinMaxScaler(TransformerMixin, BaseEstimator):
+class MinMaxScaler(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
     """Scale each feature linearly so that its range over the data becomes ``feature_range``.
 
     scikit-learn's ``MinMaxScaler``: same parameters, defaults, attributes and results
@@ -351,7 +351,7 @@ def _merge_moments(previous: tuple[Any, Any, Any], batch: tuple[Any, Any, Any]
     return count, mean, squares
 
 
-class StandardScaler(TransformerMixin, BaseEstimator):
+class StandardScaler(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
     """Standardise features: remove the mean and divide by the standard deviation.
 
     scikit-learn's ``StandardScaler``: same parameters, defaults, attributes and results

@@ -17,7 +17,7 @@ import numpy.typing as npt
 from svmx._random import splitmix_generator
 from svmx._validation import check_int, check_labels, check_ratio
 
-__all__ = ["k_fold_indices", "shuffled_indices", "stratified_split", "train_test_split"]
+__all__ = ["k_fold_indices", "shuffled_indices", "shuffled_split_indices", "stratified_split"]
 
 
 def _test_size(n_samples: int, test_ratio: float) -> int:
@@ -55,10 +55,15 @@ def shuffled_indices(n_samples: int, seed: Any) -> np.ndarray:
     return splitmix_generator(seed, "seed").permutation(n_samples)
 
 
-def train_test_split(
+def shuffled_split_indices(
     n_samples: int, test_ratio: float, seed: Any
 ) -> tuple[np.ndarray, np.ndarray]:
     """Split ``range(n_samples)`` into shuffled training and test indices.
+
+    The index-based hold-out split driven by SplitMix64: an int seed gives the
+    same split on every platform and numpy version. For scikit-learn's
+    ``train_test_split(*arrays, test_size=..., random_state=...)``, use
+    :func:`~svmx.preprocessing.train_test_split`.
 
     The test side holds ``round(n_samples * test_ratio)`` rows (Python's
     rounding), clamped so that both sides are non-empty when
@@ -85,7 +90,7 @@ def train_test_split(
     >>> import numpy as np
     >>> X = np.arange(20).reshape(10, 2)
     >>> y = np.array([0, 1] * 5)
-    >>> train, test = train_test_split(len(y), test_ratio=0.3, seed=42)
+    >>> train, test = shuffled_split_indices(len(y), test_ratio=0.3, seed=42)
     >>> len(train), len(test)
     (7, 3)
     >>> X_test, y_test = X[test], y[test]

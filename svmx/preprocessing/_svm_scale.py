@@ -30,7 +30,7 @@ import numpy as np
 import numpy.typing as npt
 import scipy.sparse as sp
 
-from svmx._estimator import BaseEstimator, TransformerMixin
+from svmx._estimator import BaseEstimator, OneToOneFeatureMixin, TransformerMixin
 from svmx._validation import check_fitted, check_matrix, check_n_features
 
 __all__ = ["RangeFile", "SvmScaler", "feature_min_max", "read_range_file", "scale_linearly"]
@@ -205,7 +205,7 @@ def read_range_file(path: str | os.PathLike[str]) -> RangeFile:
     return ranges
 
 
-class SvmScaler(TransformerMixin, BaseEstimator):
+class SvmScaler(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
     """LIBSVM's svm-scale: each feature mapped linearly from its data range to ``[lower, upper]``.
 
     ``SvmScaler(lower, upper).fit_transform(X)`` is what ``svm-scale -l lower -u upper``

@@ -35,8 +35,8 @@ from svmx.preprocessing import (
     label_encode,
     min_max_scale,
     shuffled_indices,
+    shuffled_split_indices,
     standardize,
-    train_test_split,
 )
 
 RNG = np.random.default_rng(0)
@@ -219,7 +219,7 @@ BAD_CASES = [
         "X has 2 features"),
     Bad("apply-scaler-type", lambda c: apply_scaler(X, "scaler"), TypeError, "scaler must be"),
     Bad("k-fold-k", lambda c: k_fold_indices(10, 1, 0), ValueError, "k must be at least 2"),
-    Bad("split-ratio", lambda c: train_test_split(10, 1.5, 0), ValueError, "test_ratio"),
+    Bad("split-ratio", lambda c: shuffled_split_indices(10, 1.5, 0), ValueError, "test_ratio"),
     Bad("shuffle-seed", lambda c: shuffled_indices(5, "x"), TypeError, "seed"),
     Bad("label-encode-2d", lambda c: label_encode([[1, 2]]), ValueError, "labels must be 1-D"),
     Bad("one-hot-unknown", lambda c: OneHotEncoder().fit([[1], [2]]).transform([[3]]),

@@ -29,10 +29,10 @@ def test_grid_search_on_dask_matches_one_job(dask_client):
     local = GridSearch(SVC(), grid, cv=4, n_jobs=1).fit(X, y)
     with joblib.parallel_backend("dask"):
         remote = GridSearch(SVC(), grid, cv=4).fit(X, y)
-    assert remote.results_["params"] == local.results_["params"]
+    assert remote.cv_results_["params"] == local.cv_results_["params"]
     for fold in range(4):
         key = f"split{fold}_test_score"
-        np.testing.assert_array_equal(remote.results_[key], local.results_[key])
+        np.testing.assert_array_equal(remote.cv_results_[key], local.cv_results_[key])
     assert remote.best_params_ == local.best_params_
     assert remote.best_score_ == local.best_score_
     assert len(dask_client.scheduler_info()["workers"]) == 2
@@ -43,4 +43,4 @@ def test_cross_validate_on_dask_matches_one_job(dask_client):
     local = cross_validate(SVC(), X, y, cv=5, n_jobs=1)
     with joblib.parallel_backend("dask"):
         remote = cross_validate(SVC(), X, y, cv=5)
-    np.testing.assert_array_equal(remote.test_scores, local.test_scores)
+    np.testing.assert_array_equal(remote["test_score"], local["test_score"])

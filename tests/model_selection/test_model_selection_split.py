@@ -1,9 +1,11 @@
 """Cross-validation splitters: folds, stratification, parity and errors."""
 
+import warnings
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 from sklearn import model_selection as skms
 
@@ -25,9 +27,17 @@ def test_shuffled_kfold_is_reproducible_and_seeded():
     first = [t.tolist() for _, t in KFold(4, shuffle=True, random_state=1).split(X)]
     again = [t.tolist() for _, t in KFold(4, shuffle=True, random_state=1).split(X)]
     other = [t.tolist() for _, t in KFold(4, shuffle=True, random_state=2).split(X)]
-    default = [t.tolist() for _, t in KFold(4, shuffle=True).split(X)]
-    seed0 = [t.tolist() for _, t in KFold(4, shuffle=True, random_state=0).split(X)]
-    assert first == again and first != other and default == seed0
+    assert first == again and first != other
+
+
+@pytest.mark.parametrize("splitter", ["KFold", "StratifiedKFold"])
+def test_none_random_state_draws_from_numpy_global_state_as_sklearn(splitter):
+    X, y = np.zeros((20, 1)), np.repeat([0, 1, 2, 3], 5)
+    np.random.seed(11)  # noqa: NPY002 - the global state None draws from
+    ours = [t.tolist() for _, t in globals()[splitter](4, shuffle=True).split(X, y)]
+    np.random.seed(11)  # noqa: NPY002 - the global state None draws from
+    theirs = [t.tolist() for _, t in getattr(skms, splitter)(4, shuffle=True).split(X, y)]
+    assert ours == theirs
 
 
 def test_kfold_accepts_sparse_and_lists():
@@ -44,8 +54,15 @@ def test_kfold_accepts_sparse_and_lists():
 )
 def test_stratified_folds_balance_classes(labels, n_splits, shuffle, seed):
     y = np.array(labels)
+    assume(np.bincount(y).max() >= n_splits)
     splitter = StratifiedKFold(n_splits, shuffle=shuffle, random_state=seed if shuffle else None)
-    folds = list(splitter.split(np.zeros((len(y), 1)), y))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # a class smaller than n_splits
+        folds = list(splitter.split(np.zeros((len(y), 1)), y))
+        theirs = list(skms.StratifiedKFold(
+            n_splits, shuffle=shuffle, random_state=seed if shuffle else None
+        ).split(np.zeros((len(y), 1)), y))
+    assert [t.tolist() for _, t in folds] == [t.tolist() for _, t in theirs]
     tested = np.concatenate([test for _, test in folds])
     assert sorted(tested.tolist()) == list(range(len(y)))
     sizes = [len(test) for _, test in folds]
@@ -61,7 +78,7 @@ def test_stratified_shuffle_changes_membership():
     y = np.repeat([0, 1], 10)
     plain = [t.tolist() for _, t in StratifiedKFold(2).split(y, y)]
     shuffled = [t.tolist() for _, t in StratifiedKFold(2, shuffle=True).split(y, y)]
-    assert plain[0] == [0, 2, 4, 6, 8, 10, 12, 14, 16, 18]
+    assert plain[0] == [0, 1, 2, 3, 4, 10, 11, 12, 13, 14]  # blocks of rows, as scikit-learn
     assert plain != shuffled
 
 
@@ -98,27 +115,31 @@ def test_bad_arguments_are_named(call, error, match):
         call()
 
 
-# Computed with the code before random_state accepted numpy generators: ints must keep them.
-def test_int_seeds_give_the_same_folds_as_before():
-    X = np.zeros((13, 1))
-    y = np.array([0, 1, 0, 1, 0, 1, 1, 0, 2, 2, 2, 0, 1])
-    kfold = [t.tolist() for _, t in KFold(4, shuffle=True, random_state=3).split(X)]
-    assert kfold == [[3, 5, 8, 10], [1, 2, 4], [0, 7, 11], [6, 9, 12]]
-    default = [t.tolist() for _, t in KFold(4, shuffle=True).split(X)]
-    assert default == [[3, 5, 6, 11], [7, 8, 10], [2, 4, 12], [0, 1, 9]]
-    cv = StratifiedKFold(3, shuffle=True, random_state=9)
-    stratified = [t.tolist() for _, t in cv.split(X, y)]
-    assert stratified == [[2, 3, 4, 9, 12], [1, 7, 8, 11], [0, 5, 6, 10]]
-    default = [t.tolist() for _, t in StratifiedKFold(3, shuffle=True).split(X, y)]
-    assert default == [[1, 4, 5, 10, 11], [0, 6, 7, 9], [2, 3, 8, 12]]
+@pytest.mark.parametrize("make_seed", [lambda: 3, lambda: 9, lambda: np.random.RandomState(4)],
+                         ids=["int3", "int9", "RandomState"])
+@pytest.mark.parametrize("n_samples, n_splits", [(13, 4), (30, 3), (101, 5)])
+@pytest.mark.filterwarnings("ignore:The least populated class")
+def test_shuffled_folds_are_sklearns(make_seed, n_samples, n_splits):
+    X = np.zeros((n_samples, 1))
+    y = np.random.RandomState(n_samples).randint(0, 3, n_samples)
+    y[:3] = [2, 0, 1]  # classes appear out of sorted order
+    for name in ("KFold", "StratifiedKFold"):
+        ours = globals()[name](n_splits, shuffle=True, random_state=make_seed())
+        theirs = getattr(skms, name)(n_splits, shuffle=True, random_state=make_seed())
+        for (train, test), (sk_train, sk_test) in zip(
+            ours.split(X, y), theirs.split(X, y), strict=True
+        ):
+            np.testing.assert_array_equal(train, sk_train)
+            np.testing.assert_array_equal(test, sk_test)
+    assert repr(KFold(3)) == repr(skms.KFold(3))
 
 
 def test_kfold_accepts_a_numpy_generator():
     X = np.zeros((10, 1))
-    cv = KFold(3, shuffle=True, random_state=np.random.default_rng(0))
+    cv = KFold(2, shuffle=True, random_state=np.random.default_rng(0))
     folds = [t.tolist() for _, t in cv.split(X)]
-    seed = int(np.random.default_rng(0).integers(0, 2**63))
-    assert folds == [t.tolist() for _, t in KFold(3, shuffle=True, random_state=seed).split(X)]
+    order = np.random.default_rng(0).permutation(10)
+    assert folds == [sorted(order[:5].tolist()), sorted(order[5:].tolist())]
 
 
 RANDOM_STATE_KINDS = {

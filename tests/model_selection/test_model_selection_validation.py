@@ -14,7 +14,7 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC
 
 from svmx._progress import ProgressBar
-from svmx.model_selection import CrossValidationResult, KFold, clone, cross_validate
+from svmx.model_selection import KFold, StratifiedKFold, clone, cross_validate
 
 
 @pytest.fixture(scope="module")
@@ -28,16 +28,16 @@ def test_matches_sklearn_cross_val_score_on_the_same_folds(iris):
     estimator = SVC(C=3.0, gamma=0.1)
     ours = cross_validate(estimator, X, y, cv=folds)
     theirs = skms.cross_val_score(estimator, X, y, cv=folds)
-    np.testing.assert_array_equal(ours.test_scores, theirs)
-    assert ours.fit_times.shape == (5,) and np.all(ours.fit_times >= 0)
-    assert ours.score_times.shape == (5,)
+    np.testing.assert_array_equal(ours["test_score"], theirs)
+    assert ours["fit_time"].shape == (5,) and np.all(ours["fit_time"] >= 0)
+    assert ours["score_time"].shape == (5,)
     assert not hasattr(estimator, "support_")  # the original stays unfitted
 
 
 def test_classifiers_get_stratified_folds(iris):
     X, y = iris
     result = cross_validate(SVC(kernel="linear"), X, y, cv=5)
-    assert len(result) == 5 and result.min() > 0.85
+    assert len(result["test_score"]) == 5 and result["test_score"].min() > 0.85
 
 
 @pytest.mark.parametrize(
@@ -52,7 +52,7 @@ def test_regression_scorers_match_sklearn(scoring, metric):
     folds = list(KFold(3).split(X))
     result = cross_validate(Ridge(), X, y, cv=folds, scoring=scoring)
     expected = [metric(y[te], Ridge().fit(X[tr], y[tr]).predict(X[te])) for tr, te in folds]
-    np.testing.assert_allclose(result.test_scores, expected)
+    np.testing.assert_allclose(result["test_score"], expected)
 
 
 def test_accuracy_and_callable_scorers(iris):
@@ -60,9 +60,9 @@ def test_accuracy_and_callable_scorers(iris):
     folds = list(KFold(3, shuffle=True, random_state=0).split(X))
     accuracy = cross_validate(SVC(), X, y, cv=folds, scoring="accuracy")
     default = cross_validate(SVC(), X, y, cv=folds)
-    np.testing.assert_array_equal(accuracy.test_scores, default.test_scores)
+    np.testing.assert_array_equal(accuracy["test_score"], default["test_score"])
     custom = cross_validate(SVC(), X, y, cv=folds, scoring=lambda est, X_, y_: len(y_))
-    assert custom.test_scores.tolist() == [50.0, 50.0, 50.0]
+    assert custom["test_score"].tolist() == [50.0, 50.0, 50.0]
 
 
 def test_sparse_input_matches_dense(iris):
@@ -70,21 +70,75 @@ def test_sparse_input_matches_dense(iris):
     dense = cross_validate(SVC(), X, y, cv=4)
     for matrix in (sp.csr_matrix(X), sp.coo_matrix(X)):
         sparse = cross_validate(SVC(), matrix, y, cv=4)
-        np.testing.assert_allclose(sparse.test_scores, dense.test_scores)
+        np.testing.assert_allclose(sparse["test_score"], dense["test_score"])
 
 
 def test_parallel_jobs_give_identical_scores(iris):
     X, y = iris
     one = cross_validate(SVC(), X, y, cv=5, n_jobs=1)
     two = cross_validate(SVC(), X, y, cv=5, n_jobs=2)
-    np.testing.assert_array_equal(one.test_scores, two.test_scores)
+    np.testing.assert_array_equal(one["test_score"], two["test_score"])
 
 
-def test_result_summary():
-    result = CrossValidationResult(np.array([0.5, 1.0, 0.75]), np.zeros(3), np.zeros(3))
-    assert (result.mean(), result.min(), result.max()) == (0.75, 0.5, 1.0)
-    assert result.std() == pytest.approx(np.std([0.5, 1.0, 0.75]))
-    assert str(result) == "0.7500 +/- 0.2041 over 3 folds"
+@pytest.mark.parametrize("scoring", [None, "accuracy", ["accuracy", "f1_macro"],
+                                     {"acc": "accuracy", "bal": "balanced_accuracy"}])
+def test_returns_sklearn_dict_of_arrays(iris, scoring):
+    X, y = iris
+    cv = StratifiedKFold(4, shuffle=True, random_state=2)
+    options = {"scoring": scoring, "cv": cv, "return_train_score": True,
+               "return_estimator": True, "return_indices": True}
+    ours = cross_validate(SVC(), X, y, **options)
+    theirs = skms.cross_validate(SVC(), X, y, **options)
+    assert list(ours) == list(theirs)
+    for key in theirs:
+        if key.startswith(("test_", "train_")):
+            np.testing.assert_array_equal(ours[key], theirs[key])
+            assert ours[key].dtype == theirs[key].dtype
+    assert ours["fit_time"].shape == theirs["fit_time"].shape
+    for side in ("train", "test"):
+        for mine, other in zip(ours["indices"][side], theirs["indices"][side], strict=True):
+            np.testing.assert_array_equal(mine, other)
+    assert [type(model) for model in ours["estimator"]] == [SVC] * 4
+    assert all(hasattr(model, "support_") for model in ours["estimator"])
+
+
+def test_fit_params_are_cut_to_each_training_fold(iris):
+    X, y = iris
+    weights = np.linspace(0.1, 3.0, len(y))
+    folds = list(KFold(3, shuffle=True, random_state=0).split(X))
+    ours = cross_validate(SVC(), X, y, cv=folds, params={"sample_weight": weights})
+    expected = [SVC().fit(X[tr], y[tr], sample_weight=weights[tr]).score(X[te], y[te])
+                for tr, te in folds]
+    np.testing.assert_array_equal(ours["test_score"], expected)
+    unweighted = cross_validate(SVC(), X, y, cv=folds)
+    assert not np.array_equal(unweighted["test_score"], ours["test_score"]) or np.array_equal(
+        unweighted["test_score"], expected)
+
+
+def test_groups_go_to_the_splitter(iris):
+    X, y = iris
+    groups = np.arange(len(y)) % 3
+    result = cross_validate(SVC(), X, y, cv=skms.GroupKFold(3), groups=groups,
+                            return_indices=True)
+    for test in result["indices"]["test"]:
+        assert len(np.unique(groups[test])) == 1
+
+
+def test_failed_fits_score_error_score_with_a_warning(iris):
+    from svmx.exceptions import FitFailedWarning
+
+    X, y = iris
+    folds = [(np.flatnonzero(y == 0), np.flatnonzero(y != 0)),  # one class: SVC refuses it
+             (np.arange(0, 150, 2), np.arange(1, 150, 2))]
+    with pytest.warns(FitFailedWarning, match="1 fits failed out of a total of 2"):
+        result = cross_validate(SVC(), X, y, cv=folds)
+    assert np.isnan(result["test_score"][0]) and result["test_score"][1] > 0.9
+    with pytest.warns(FitFailedWarning):
+        assert cross_validate(SVC(), X, y, cv=folds, error_score=-1.0)["test_score"][0] == -1.0
+    with pytest.raises(ValueError):
+        cross_validate(SVC(), X, y, cv=folds, error_score="raise")
+    with pytest.raises(ValueError, match="All the 1 fits failed"):
+        cross_validate(SVC(), X, y, cv=folds[:1])
 
 
 def test_verbose_draws_a_progress_bar(iris, capsys):
@@ -123,13 +177,16 @@ def test_clone_makes_unfitted_independent_copies(iris):
 def test_unsupervised_fit_without_y():
     X = np.arange(12.0).reshape(6, 2)
     result = cross_validate(StandardScaler(), X, cv=3, scoring=lambda est, X_, y_: y_ is None)
-    assert result.test_scores.tolist() == [1.0, 1.0, 1.0]
+    assert result["test_score"].tolist() == [1.0, 1.0, 1.0]
 
 
 @pytest.mark.parametrize(
     "kwargs, error, match",
     [
-        ({"scoring": "f1"}, ValueError, "scoring"),
+        ({"scoring": "f9"}, ValueError, "scoring"),
+        ({"scoring": []}, ValueError, "scoring"),
+        ({"scoring": ["accuracy", "accuracy"]}, ValueError, "unique"),
+        ({"error_score": "ignore"}, ValueError, "error_score"),
         ({"scoring": 3}, TypeError, "scoring"),
         ({"n_jobs": 0}, ValueError, "n_jobs"),
         ({"n_jobs": 1.5}, TypeError, "n_jobs"),
@@ -159,8 +216,8 @@ def test_runs_sequentially_without_joblib(iris, monkeypatch, capsys):
     from svmx.model_selection import _parallel
 
     X, y = iris
-    expected = cross_validate(SVC(), X, y, cv=3).test_scores
+    expected = cross_validate(SVC(), X, y, cv=3)["test_score"]
     monkeypatch.setattr(_parallel, "joblib", None)
     result = cross_validate(SVC(), X, y, cv=3, n_jobs=2, verbose=True)
-    np.testing.assert_array_equal(result.test_scores, expected)
+    np.testing.assert_array_equal(result["test_score"], expected)
     assert capsys.readouterr().err.endswith("3/3\n")

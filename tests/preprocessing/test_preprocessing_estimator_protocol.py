@@ -1,10 +1,6 @@
 """The transformers and GridSearch share svmx._estimator.BaseEstimator's protocol."""
 
-import os
 import pickle
-import subprocess
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -62,7 +58,7 @@ def test_set_params_and_not_fitted_messages(transformer, data, target):
     copy = clone(transformer)
     params = copy.get_params()
     assert copy.set_params(**params) is copy and copy.get_params() == params
-    with pytest.raises(ValueError, match=rf"Invalid parameter 'colour' for estimator {name}\."):
+    with pytest.raises(ValueError, match=rf"Invalid parameter 'colour' for estimator {name}\("):
         copy.set_params(colour=1)
     with pytest.raises(NotFittedError, match=rf"This {name} instance is not fitted yet"):
         copy.transform(data)
@@ -75,7 +71,7 @@ def test_repr_shows_only_changed_parameters():
     assert repr(OneHotEncoder(sparse_output=True)) == "OneHotEncoder(sparse_output=True)"
     assert repr(SupervisedDiscretizer(max_bins=3)) == "SupervisedDiscretizer(max_bins=3)"
     search = GridSearch(MinMaxScaler(), {"feature_range": [(0, 1)]}, cv=3)
-    assert repr(search) == (
+    assert " ".join(repr(search).split()) == (  # scikit-learn's repr wraps long lines
         "GridSearch(cv=3, estimator=MinMaxScaler(), param_grid={'feature_range': [(0, 1)]})"
     )
 
@@ -85,8 +81,9 @@ def test_grid_search_clone_and_pickle():
     copy = clone(search)
     assert copy.get_params()["n_jobs"] == 1 and copy.estimator is not search.estimator
     assert pickle.loads(pickle.dumps(search)).get_params().keys() == search.get_params().keys()
+    assert not hasattr(search, "predict")  # a scaler does not predict, so its search does not
     with pytest.raises(NotFittedError, match="This GridSearch instance is not fitted yet"):
-        search.predict(X)
+        search.transform(X)
 
 
 def test_scikit_learn_sees_transformers():
@@ -98,22 +95,3 @@ def test_scikit_learn_sees_transformers():
     assert SupervisedDiscretizer().__sklearn_tags__().target_tags.required
     steps = pipeline.make_pipeline(StandardScaler(), MinMaxScaler())
     np.testing.assert_allclose(steps.fit_transform(X).min(axis=0), [0.0, 0.0])  # (0, 1)
-
-
-def test_importing_svmx_does_not_import_scikit_learn(tmp_path):
-    import svmx
-
-    code = (
-        "import sys, svmx, svmx._random, svmx._validation, svmx._estimator; "
-        "svmx.preprocessing.StandardScaler().fit([[0.0], [1.0]]); "
-        "print('sklearn' in sys.modules)"
-    )
-    # The svmx under test, not a source tree in the working directory (which has no
-    # compiled modules when the package was installed with pip).
-    home = str(Path(svmx.__file__).resolve().parent.parent)
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
-        [home, *filter(None, [os.environ.get("PYTHONPATH")])])}
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                            cwd=tmp_path, env=env)
-    assert result.returncode == 0, result.stderr
-    assert result.stdout.strip() == "False"

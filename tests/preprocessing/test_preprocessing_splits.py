@@ -11,8 +11,8 @@ from svmx.preprocessing import (
     SplitMix64,
     k_fold_indices,
     shuffled_indices,
+    shuffled_split_indices,
     stratified_split,
-    train_test_split,
 )
 
 seeds = st.integers(0, 2**64 - 1)
@@ -34,7 +34,7 @@ def test_shuffled_indices_is_a_reproducible_permutation(n, seed):
 
 @given(st.integers(1, 300), ratios, seeds)
 def test_train_test_split_partitions_the_rows(n, ratio, seed):
-    train, test = train_test_split(n, ratio, seed)
+    train, test = shuffled_split_indices(n, ratio, seed)
     assert sorted(np.concatenate([train, test]).tolist()) == list(range(n))
     assert len(test) == expected_test_size(n, ratio)
     if n >= 2:
@@ -42,14 +42,14 @@ def test_train_test_split_partitions_the_rows(n, ratio, seed):
 
 
 def test_train_test_split_sizes_and_rounding():
-    assert [len(s) for s in train_test_split(10, 0.25, 0)] == [8, 2]  # round(2.5) == 2
-    assert [len(s) for s in train_test_split(10, 0.0, 0)] == [9, 1]
-    assert [len(s) for s in train_test_split(10, 1.0, 0)] == [1, 9]
-    assert [len(s) for s in train_test_split(1, 0.5, 0)] == [1, 0]
+    assert [len(s) for s in shuffled_split_indices(10, 0.25, 0)] == [8, 2]  # round(2.5) == 2
+    assert [len(s) for s in shuffled_split_indices(10, 0.0, 0)] == [9, 1]
+    assert [len(s) for s in shuffled_split_indices(10, 1.0, 0)] == [1, 9]
+    assert [len(s) for s in shuffled_split_indices(1, 0.5, 0)] == [1, 0]
 
 
 def test_train_test_split_uses_the_seeded_permutation():
-    train, test = train_test_split(8, 0.25, seed=3)
+    train, test = shuffled_split_indices(8, 0.25, seed=3)
     order = shuffled_indices(8, seed=3)
     assert test.tolist() == order[:2].tolist() and train.tolist() == order[2:].tolist()
 
@@ -127,12 +127,12 @@ def test_k_fold_without_seed_keeps_row_order():
         (lambda: shuffled_indices(2.0, 1), TypeError, "n_samples"),
         (lambda: shuffled_indices(True, 1), TypeError, "n_samples"),
         (lambda: shuffled_indices(3, 1.5), TypeError, "seed"),
-        (lambda: train_test_split(0, 0.5, 1), ValueError, "n_samples"),
-        (lambda: train_test_split(10, -0.1, 1), ValueError, "test_ratio"),
-        (lambda: train_test_split(10, 1.5, 1), ValueError, "test_ratio"),
-        (lambda: train_test_split(10, math.nan, 1), ValueError, "test_ratio"),
-        (lambda: train_test_split(10, math.inf, 1), ValueError, "test_ratio"),
-        (lambda: train_test_split(10, "0.5", 1), TypeError, "test_ratio"),
+        (lambda: shuffled_split_indices(0, 0.5, 1), ValueError, "n_samples"),
+        (lambda: shuffled_split_indices(10, -0.1, 1), ValueError, "test_ratio"),
+        (lambda: shuffled_split_indices(10, 1.5, 1), ValueError, "test_ratio"),
+        (lambda: shuffled_split_indices(10, math.nan, 1), ValueError, "test_ratio"),
+        (lambda: shuffled_split_indices(10, math.inf, 1), ValueError, "test_ratio"),
+        (lambda: shuffled_split_indices(10, "0.5", 1), TypeError, "test_ratio"),
         (lambda: stratified_split([], 0.5, 1), ValueError, "labels"),
         (lambda: stratified_split([[0, 1], [1, 0]], 0.5, 1), ValueError, "labels"),
         (lambda: stratified_split([0, 1, 2], 0.5, 1), ValueError, "labels"),
@@ -153,7 +153,7 @@ def test_bad_arguments_are_named(call, error, match):
 def test_int_seeds_give_the_same_splits_as_before():
     assert shuffled_indices(10, 2024).tolist() == [9, 0, 6, 3, 4, 2, 5, 7, 8, 1]
     assert shuffled_indices(10, np.int64(2024)).tolist() == [9, 0, 6, 3, 4, 2, 5, 7, 8, 1]
-    train, test = train_test_split(12, 0.25, 7)
+    train, test = shuffled_split_indices(12, 0.25, 7)
     assert train.tolist() == [1, 7, 4, 8, 2, 9, 6, 0, 3] and test.tolist() == [10, 11, 5]
     train, test = stratified_split(np.array([0] * 5 + [1] * 4 + [2] * 3), 0.4, 11)
     assert train.tolist() == [0, 3, 1, 9, 6, 11, 5] and test.tolist() == [4, 10, 8, 7, 2]
@@ -174,7 +174,7 @@ LABELS = np.array(["a"] * 6 + ["b"] * 5 + ["c"] * 4)
 def every_split(make_seed):
     return [
         shuffled_indices(15, make_seed()).tolist(),
-        [s.tolist() for s in train_test_split(15, 0.3, make_seed())],
+        [s.tolist() for s in shuffled_split_indices(15, 0.3, make_seed())],
         [s.tolist() for s in stratified_split(LABELS, 0.3, make_seed())],
         [v.tolist() for _, v in k_fold_indices(15, 4, make_seed())],
     ]
@@ -198,7 +198,7 @@ def test_a_numpy_generator_can_be_shared_between_calls():
 
 
 def test_none_seed_shuffles_with_fresh_entropy_except_in_k_fold():
-    train, test = train_test_split(30, 0.5, None)
+    train, test = shuffled_split_indices(30, 0.5, None)
     assert sorted(train.tolist() + test.tolist()) == list(range(30))
     orders = {tuple(shuffled_indices(30, None).tolist()) for _ in range(3)}
     assert len(orders) > 1  # 3 equal permutations of 30 rows: probability ~ 1e-64
@@ -210,11 +210,11 @@ def test_none_seed_shuffles_with_fresh_entropy_except_in_k_fold():
     "split",
     [
         lambda seed: shuffled_indices(4, seed),
-        lambda seed: train_test_split(4, 0.5, seed),
+        lambda seed: shuffled_split_indices(4, 0.5, seed),
         lambda seed: stratified_split([0, 0, 1, 1], 0.5, seed),
         lambda seed: k_fold_indices(4, 2, seed),
     ],
-    ids=["shuffled_indices", "train_test_split", "stratified_split", "k_fold_indices"],
+    ids=["shuffled_indices", "shuffled_split_indices", "stratified_split", "k_fold_indices"],
 )
 def test_other_seed_kinds_raise_naming_seed(split, seed):
     pattern = rf"^seed must be None, an int, .*; got {type(seed).__name__}$"
