@@ -314,7 +314,9 @@ def make_peers(names, task, libsvm_threads=None):
             EstimatorPeer(
                 "svmx" if solver is None else f"svmx[{solver}]",
                 "svmx",
-                None if solver is None else {"solver": solver},
+                # every core, as sklearnex and LIBSVM's OpenMP build use (svmx's n_jobs=None
+                # is one thread, scikit-learn's convention)
+                {"n_jobs": -1} if solver is None else {"solver": solver, "n_jobs": -1},
             )
             for solver in svmx_solvers(task)
         ],

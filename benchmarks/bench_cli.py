@@ -546,7 +546,7 @@ def render_report(rows, measured, datasets, notes, args):
         "results the accuracy each predictor prints. \"Ratio less import\" (information, not "
         "a target) subtracts the wall time of `python -c \"import svmx\"` from svmx's. "
         "CPU s is user + system time over all threads: svm-train and svm-predict run one "
-        f"thread, svmx one per core ({os.cpu_count()} here; its default n_jobs).",
+        f"thread, svmx one per core ({os.cpu_count()} here).",
         "",
         "## Python interpreter baseline",
         "",

@@ -110,6 +110,8 @@ def build_estimator(args: argparse.Namespace, n_features: int,
         "kernel": KERNELS[args.kernel_type], "degree": args.degree, "gamma": gamma,
         "coef0": args.coef0, "tol": args.tolerance, "cache_size": args.cache_size,
         "shrinking": bool(args.shrinking), "verbose": verbose, "solver": "smo",
+        # one-vs-one pairs side by side on every core: the model does not depend on it
+        "n_jobs": -1,
     }
     if args.svm_type in (0, 3, 4):
         params["C"] = args.cost

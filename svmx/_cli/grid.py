@@ -177,6 +177,8 @@ def run(args: argparse.Namespace) -> int:
     estimator = build_estimator(args, X.shape[1], class_weights(
         args.weights, classes, lambda message: print(message, file=sys.stderr)),
         random_state=GlibcRand())
+    if args.n_jobs != 1:  # the tasks run side by side: one thread each, no oversubscription
+        estimator.set_params(n_jobs=1)
     # X stays CSR: every fit trains on sparse rows.
     c_values = coarse_to_fine(args.log2c) if args.log2c is not None else [None]
     g_values = coarse_to_fine(args.log2g) if args.log2g is not None else [None]
