@@ -164,15 +164,18 @@ def rewrite(name: str, source: str) -> str:
     return source
 
 
-@pytest.fixture(scope="module")
-def suite(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
-    """Run the rewritten suite once; return {test id: outcome, test id + '@detail': message}."""
+def _run_suite(work: Path, estimators_from: str, expected: dict[str, str]) -> dict[str, str]:
+    """Run the rewritten suite in ``work`` with the five estimators imported from
+    ``estimators_from``; return {test id: outcome, test id + '@detail': message}."""
     source_dir = Path(sklearn_svm.__file__).parent / "tests"
-    work = tmp_path_factory.mktemp("sklearn_svm_suite")
     for name in SUITE_FILES:
         (work / name).write_text(rewrite(name, (source_dir / name).read_text()))
-    (work / f"{SHIM_MODULE}.py").write_text(SHIM_SOURCE)
-    (work / "test_svmx_shim.py").write_text(SHIM_CHECK_SOURCE)
+    (work / f"{SHIM_MODULE}.py").write_text(
+        SHIM_SOURCE.replace("from svmx import", f"from {estimators_from} import"))
+    files = list(SUITE_FILES)
+    if estimators_from == "svmx":
+        (work / "test_svmx_shim.py").write_text(SHIM_CHECK_SOURCE)
+        files.append("test_svmx_shim.py")
     (work / "conftest.py").write_text(CONFTEST_SOURCE)
     (work / "pytest.ini").write_text("[pytest]\n")
     outcomes_file = work / "outcomes.json"
@@ -181,18 +184,23 @@ def suite(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     project = str(Path(__file__).resolve().parents[2])
     environment["PYTHONPATH"] = os.pathsep.join(
         [str(work), project] + [p for p in [environment.get("PYTHONPATH")] if p])
-    environment["SVMX_SUITE_EXPECTED"] = json.dumps(EXPECTED_FAILURES)
+    environment["SVMX_SUITE_EXPECTED"] = json.dumps(expected)
     environment["SVMX_SUITE_OUTCOMES"] = str(outcomes_file)
     completed = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "sklearn.conftest",
-         "-W", "ignore::DeprecationWarning", "--rootdir", str(work),
-         *SUITE_FILES, "test_svmx_shim.py"],
+         "-W", "ignore::DeprecationWarning", "--rootdir", str(work), *files],
         cwd=work, env=environment, capture_output=True, text=True, timeout=900,
     )
     if not outcomes_file.exists() or completed.returncode not in (0, 1):
         pytest.fail(f"the suite did not run (exit {completed.returncode}):\n"
                     f"{completed.stdout[-3000:]}\n{completed.stderr[-3000:]}")
     return json.loads(outcomes_file.read_text())
+
+
+@pytest.fixture(scope="module")
+def suite(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    """The suite with svmx's five estimators."""
+    return _run_suite(tmp_path_factory.mktemp("sklearn_svm_suite"), "svmx", EXPECTED_FAILURES)
 
 
 def _outcomes(suite: dict[str, str]) -> dict[str, str]:
@@ -219,3 +227,13 @@ def test_scikit_learn_svm_tests_pass_with_svmx(suite: dict[str, str]) -> None:
     assert not unexpected, (
         f"{len(unexpected)} of {len(collected)} of scikit-learn's tests fail with svmx:\n"
         + "\n".join(f"{test}: {why}" for test, why in sorted(unexpected.items())))
+
+
+def test_the_harness_passes_scikit_learns_own_classes(tmp_path: Path) -> None:
+    # The control: the same copies, rewrites, shim and runner with scikit-learn's five
+    # classes in the shim: every test passes, so a failure with svmx is svmx's.
+    outcomes = _outcomes(_run_suite(tmp_path, "sklearn.svm", {}))
+    collected = [test for test in outcomes if test.split("::")[0] in SUITE_FILES]
+    assert len(collected) >= MIN_TESTS, f"only {len(collected)} tests ran"
+    failed = sorted(test for test in collected if outcomes[test] not in ("passed", "skipped"))
+    assert not failed, f"with scikit-learn's own classes, {failed} fail: the harness is wrong"
