@@ -233,10 +233,17 @@ def measure(argv, repeat, env=None, cwd=None):
 
 
 def svmx_environment():
-    """The environment of the svmx children: the working tree's in-place build first."""
+    """The environment of the svmx children: they import the svmx this interpreter imports
+    (an installed wheel, or the working tree's in-place build), else the working tree."""
+    try:
+        import svmx
+
+        package_root = Path(svmx.__file__).resolve().parents[1]
+    except ImportError:
+        package_root = PROJECT_ROOT
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(
-        [str(PROJECT_ROOT)] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else [])
+        [str(package_root)] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else [])
     )
     return env
 

@@ -181,7 +181,9 @@ def _run_suite(work: Path, estimators_from: str, expected: dict[str, str]) -> di
     outcomes_file = work / "outcomes.json"
     environment = dict(os.environ)
     environment.pop("SKLEARN_TESTS_GLOBAL_RANDOM_SEED", None)  # scikit-learn's default seed
-    project = str(Path(__file__).resolve().parents[2])
+    import svmx  # the children import the svmx these tests import (installed or in place)
+
+    project = str(Path(svmx.__file__).resolve().parents[1])
     environment["PYTHONPATH"] = os.pathsep.join(
         [str(work), project] + [p for p in [environment.get("PYTHONPATH")] if p])
     environment["SVMX_SUITE_EXPECTED"] = json.dumps(expected)
