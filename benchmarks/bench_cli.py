@@ -245,6 +245,9 @@ def svmx_environment():
     env["PYTHONPATH"] = os.pathsep.join(
         [str(package_root)] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else [])
     )
+    # `-m svmx` and `-c` would put the working directory first (Python 3.11+ honours this):
+    # the project root's sources would shadow an installed build.
+    env["PYTHONSAFEPATH"] = "1"
     return env
 
 
