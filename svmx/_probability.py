@@ -38,15 +38,15 @@ from svmx._glibc_rand import GlibcRand
 from svmx._layout import ovo_pairs
 from svmx._random import numpy_generator
 from svmx._specs import KernelSpec, Problem, SolveSpec
-from svmx._training import NonFiniteSolution, solve_problem
+from svmx._training import NonFiniteSolution, sequential_sum, solve_problem
 
 __all__ = [
     "N_FOLDS",
     "PairSigmoids",
     "coupled_probabilities",
+    "decisions_on",
     "density_marks",
     "laplace_scale",
-    "training_decisions",
 ]
 
 N_FOLDS = 5
@@ -66,9 +66,9 @@ def _shuffler(random_state: Any):
     return numpy_generator(random_state)
 
 
-def _decisions(matrix, test_rows: np.ndarray, support_rows: np.ndarray, coef: np.ndarray,
+def decisions_on(matrix, test_rows: np.ndarray, support_rows: np.ndarray, coef: np.ndarray,
                rho: float, kernel: KernelSpec) -> np.ndarray:
-    """K(x, SV) coef - rho for the test rows.
+    """K(x, SV) coef - rho for ``test_rows`` of ``matrix`` (a single decision function).
 
     Sparse rows are evaluated exactly as LIBSVM's svm_predict_values (LIBSVM's
     data are sparse), so that what is fitted to them is LIBSVM's to the last bit.
@@ -81,13 +81,6 @@ def _decisions(matrix, test_rows: np.ndarray, support_rows: np.ndarray, coef: np
             matrix[test_rows], matrix[support_rows], coef, rho, kernel)
     K = _libsvm.kernel_matrix(matrix[test_rows], matrix[support_rows], kernel)
     return K @ coef - rho
-
-
-def training_decisions(matrix, rows: np.ndarray, support_rows: np.ndarray, coef: np.ndarray,
-                       rho: float, kernel: KernelSpec) -> np.ndarray:
-    """A single problem's decision values on its training rows (LIBSVM's arithmetic on
-    sparse rows), for `density_marks`."""
-    return _decisions(matrix, rows, support_rows, coef, rho, kernel)
 
 
 def _fold_bounds(n_rows: int, n_folds: int) -> list[tuple[int, int]]:
@@ -133,7 +126,7 @@ def _held_out_decisions(
         support = np.flatnonzero(result.coef)
         if solve.log is not None:
             solve.log.out(f"Total nSV = {support.size}\n")
-        decisions[held_out] = _decisions(matrix, rows[held_out], rows[training][support],
+        decisions[held_out] = decisions_on(matrix, rows[held_out], rows[training][support],
                                          result.coef[support], result.rho, kernel)
     return decisions
 
@@ -221,25 +214,17 @@ def laplace_scale(matrix, rows: np.ndarray, problem: Problem, kernel: KernelSpec
             problem.on(problem.C[training], target=problem.target[training]), kernel, solve,
         )
         support = np.flatnonzero(result.coef)
-        predicted[held_out] = _decisions(matrix, rows[held_out], rows[training][support],
+        predicted[held_out] = decisions_on(matrix, rows[held_out], rows[training][support],
                                          result.coef[support], result.rho, kernel)
     errors = np.abs(problem.target - predicted)
-    mean_error = _ordered_sum(errors) / n_rows
+    mean_error = sequential_sum(errors) / n_rows
     spread = np.sqrt(2.0 * mean_error * mean_error)
     kept = errors[~(errors > 5.0 * spread)]
-    sigma = _ordered_sum(kept) / kept.size
+    sigma = sequential_sum(kept) / kept.size
     if solve.log is not None:
         solve.log.out("Prob. model for test data: target value = predicted value + z,\n"
                       f"z: Laplace distribution e^(-|z|/sigma)/(2sigma),sigma= {sigma:g}\n")
     return sigma
-
-
-def _ordered_sum(values: np.ndarray) -> float:
-    """The sum in index order, as a C loop adds (numpy's sum adds pairwise)."""
-    total = 0.0
-    for value in values.tolist():
-        total += value
-    return total
 
 
 def density_marks(decisions: np.ndarray) -> np.ndarray | None:

@@ -10,7 +10,7 @@ import scipy.sparse as sp
 from svmx import _libsvm
 from svmx._base import BaseLibSVM, _n_rows
 from svmx._fitted import FittedModel, write_fitted_state
-from svmx._probability import density_marks, laplace_scale, training_decisions
+from svmx._probability import decisions_on, density_marks, laplace_scale
 from svmx._specs import Problem
 from svmx._training import solve_problem
 from svmx._validation import validate_sample_weight, validate_targets
@@ -62,7 +62,7 @@ class BaseSingleProblem(BaseLibSVM):
             prob_a = np.array([laplace_scale(matrix, rows, problem, kernel, solve,
                                              random_state)])
         elif probability:
-            marks = density_marks(training_decisions(matrix, rows, support,
+            marks = density_marks(decisions_on(matrix, rows, support,
                                                      solution.coef[nonzero], solution.rho,
                                                      kernel))
             if marks is not None:

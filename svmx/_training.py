@@ -107,7 +107,7 @@ def standard_log(prefix: str = "") -> TrainingLog:
 Reporter = TrainingLog | None
 
 
-def _sequential_sum(values: np.ndarray) -> float:
+def sequential_sum(values: np.ndarray) -> float:
     """The sum in index order, as LIBSVM's loops add (numpy's sum is pairwise)."""
     return float(np.add.accumulate(values)[-1]) if values.size else 0.0
 
@@ -142,7 +142,7 @@ def problem_summary(problem: Problem, solution: _libsvm.Solution) -> str:
                      f"#kernel rows = {solution.n_kernel_rows}")
     formulation = problem.formulation
     if formulation in ("c_svc", "epsilon_svr") and n and np.all(bounds == bounds[0]):
-        lines.append(f"nu = {_sequential_sum(coef) / (bounds[0] * n):f}")
+        lines.append(f"nu = {sequential_sum(coef) / (bounds[0] * n):f}")
     elif formulation == "nu_svc":
         lines.append(f"C = {1.0 / solution.r:f}")
         bounds = bounds * (1.0 / solution.r)

@@ -19,7 +19,7 @@ import numpy as np
 
 from svmx._cli._data import libsvm_class_order
 from svmx._glibc_rand import GlibcRand
-from svmx._layout import ovo_pairs
+from svmx._layout import ovo_pairs, vote
 
 __all__ = ["fold_predictions", "libsvm_folds", "make_folds", "regression_figures",
            "report_lines"]
@@ -77,24 +77,17 @@ def make_folds(y: np.ndarray, n_folds: int, classification: bool,
 
 
 def _libsvm_vote(model: Any, X: Any, order: list) -> np.ndarray:
-    """svm_predict's vote: each pair of svm-train's class order votes by the sign of its
-    decision value; the first class of that order wins a tie."""
+    """svm_predict's vote in svm-train's class order ``order`` (the first class of that
+    order wins a tie), from the model's one-vs-one values over its sorted ``classes_``."""
     classes = model.classes_.tolist()
     position = [classes.index(label) for label in order]
-    values = model.decision_function(X) if len(classes) == 2 else None
-    if values is not None:  # one pair: positive values favour classes_[1]
-        values = -np.asarray(values)[:, np.newaxis]
-    else:
-        values = np.asarray(model.set_params(decision_function_shape="ovo")
-                            .decision_function(X))
-    pair_column = {pair: column for column, pair in enumerate(ovo_pairs(len(classes)))}
-    votes = np.zeros((values.shape[0], len(order)), dtype=np.intp)
-    for a, b in ovo_pairs(len(order)):
-        i, j = position[a], position[b]
-        value = values[:, pair_column[min(i, j), max(i, j)]] * (1.0 if i < j else -1.0)
-        votes[:, a] += value > 0
-        votes[:, b] += ~(value > 0)
-    return np.asarray(order)[np.argmax(votes, axis=1)]
+    values = model._ovo_decision(model._check_predict_input(X))  # LIBSVM's sign
+    column = {pair: p for p, pair in enumerate(ovo_pairs(len(classes)))}
+    # Each pair of `order`, oriented as svm-train trains it.
+    reordered = np.column_stack([
+        values[:, column[min(i, j), max(i, j)]] * (1.0 if i < j else -1.0)
+        for i, j in ((position[a], position[b]) for a, b in ovo_pairs(len(order)))])
+    return np.asarray(order)[vote(reordered, len(order))]
 
 
 def fold_predictions(estimator: Any, X: Any, y: np.ndarray, train: np.ndarray,
@@ -128,14 +121,13 @@ def fold_predictions(estimator: Any, X: Any, y: np.ndarray, train: np.ndarray,
             columns = [model.classes_.tolist().index(label) for label in order]
             return np.asarray(order)[np.argmax(proba[:, columns], axis=1)]
         return _libsvm_vote(model, X_test, order)
-    if kind == "OneClassSVM":
-        fit_single = model._fit_with_libsvm_probability if rand is not None else None
-        (fit_single(X_train, None, rand) if fit_single else model.fit(X_train))
-        return np.where(model.decision_function(X_test) > 0, 1.0, -1.0)
+    targets = None if kind == "OneClassSVM" else y_train
     if rand is not None:
-        model._fit_with_libsvm_probability(X_train, y_train, rand)
+        model._fit_with_libsvm_probability(X_train, targets, rand)
     else:
-        model.fit(X_train, y_train)
+        model.fit(X_train, targets)
+    if kind == "OneClassSVM":
+        return np.where(model.decision_function(X_test) > 0, 1.0, -1.0)
     return np.asarray(model.predict(X_test), dtype=np.float64)
 
 

@@ -16,7 +16,7 @@ import scipy.sparse as sp
 
 from svmx._cli._data import fit_width, read_data, widen_model
 from svmx._cli._options import CommandParser, int_choice
-from svmx._layout import ovo_pairs
+from svmx._layout import vote
 from svmx._libsvm import squared_norms
 from svmx._probability import coupled_probabilities
 from svmx._specs import resolve_threads
@@ -142,7 +142,7 @@ def _plain_predictions(model, X) -> np.ndarray:
     values = _sure_signs(model, X, model._ovo_decision(model._check_predict_input(X)),
                          lambda rows: model._libsvm_ovo_values(rows, _THREADS))
     return np.asarray(model.classes_, dtype=np.float64)[
-        libsvm_votes(values, model.classes_.size)]
+        vote(values, model.classes_.size)]  # the model's order: the file's
 
 
 def _sure_signs(model, X, values: np.ndarray, exact) -> np.ndarray:
@@ -180,23 +180,6 @@ def rounding_bound(model, X) -> np.ndarray:
         largest = dots if model.kernel == "linear" else (
             model._gamma * dots + abs(model.coef0)) ** model.degree
     return 1e-9 * (coef * largest + float(np.abs(model._intercept_).max()))
-
-
-def libsvm_votes(ovo_values: np.ndarray, n_classes: int) -> np.ndarray:
-    """svm_predict's vote: pair (i, j) votes i when its value is positive, else j; the
-    first class in the model's order wins a tie.
-
-    Examples
-    --------
-    >>> libsvm_votes(np.array([[1.0, -1.0, 0.0], [-1.0, 1.0, 1.0]]), 3).tolist()
-    [2, 1]
-    """
-    votes = np.zeros((ovo_values.shape[0], n_classes), dtype=np.intp)
-    for p, (i, j) in enumerate(ovo_pairs(n_classes)):
-        positive = ovo_values[:, p] > 0
-        votes[:, i] += positive
-        votes[:, j] += ~positive
-    return np.argmax(votes, axis=1)
 
 
 def report(y: np.ndarray, predicted: np.ndarray, regression: bool) -> list[str]:
