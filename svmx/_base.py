@@ -251,12 +251,18 @@ class BaseLibSVM(BaseEstimator):
             log=self._reporter(),
         )
 
+    # Whether a verbose fit also shows its progress line (FitStatus) on stderr; the
+    # command line, whose output is svm-train's, turns it off on its estimators.
+    _show_fit_status = True
+
     def _reporter(self) -> Reporter:
         """Where a verbose fit writes: LIBSVM's training output on stdout (what
-        svm-train and scikit-learn print), svmx's own notes on stderr."""
+        svm-train and scikit-learn print); svmx's own notes, and a progress line
+        of the iterations and the optimality gap, on stderr."""
         if not self.verbose:
             return None
-        return standard_log(prefix=f"[svmx] {type(self).__name__}: ")
+        return standard_log(prefix=f"[svmx] {type(self).__name__}: ",
+                            status=self._show_fit_status)
 
     def _svmx_tags(self) -> dict[str, Any]:
         return {"pairwise": self.kernel == "precomputed", "requires_y": True}

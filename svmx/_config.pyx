@@ -12,6 +12,20 @@ cdef extern from *:
     int SVMX_OPENMP_BUILD
 
 
+def openmp_thread_limit():
+    """OpenMP's thread limit in force on the calling thread (``omp_get_max_threads()``:
+    ``OMP_NUM_THREADS``, threadpoolctl's ``threadpool_limits``, the limit joblib sets in
+    its workers), or None for a build without OpenMP.
+
+    Examples
+    --------
+    >>> limit = openmp_thread_limit()
+    >>> limit is None or limit >= 1
+    True
+    """
+    return openmp_max_threads() if SVMX_OPENMP_BUILD else None
+
+
 def build_info():
     """A dict describing this build: debug checks, OpenMP and versions.
 

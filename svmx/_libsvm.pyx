@@ -200,10 +200,12 @@ cdef int engine_threads(int threads):
 
 
 cdef class EngineLog:
-    """A Python training log (``out(text)``, ``err(text)``) as the engine's SolverLog.
+    """A Python training log as the engine's SolverLog.
 
-    The solver writes without the GIL; each write takes it (a few times per thousand
-    iterations). An exception raised by the log is kept and re-raised after the solve.
+    ``out(text)`` and ``err(text)`` receive LIBSVM's text; ``progress(n_iter, gap, tol)``,
+    if the log has it, how far the solve has come. The solver calls without the GIL;
+    each call takes it (a few times per thousand iterations). An exception raised by
+    the log is kept and re-raised after the solve.
     """
     cdef SolverLog log
     cdef object target
@@ -213,6 +215,9 @@ cdef class EngineLog:
         self.target = target
         self.error = None
         self.log.write = write_to_log
+        self.log.progress = NULL
+        if hasattr(target, "progress"):
+            self.log.progress = progress_to_log
         self.log.context = <void*> self
 
     cdef void deliver(self, const char* text, bint to_stderr) noexcept:
@@ -224,10 +229,23 @@ cdef class EngineLog:
         except BaseException as error:  # noqa: B036 - re-raised after the solve
             self.error = error
 
+    cdef void advance(self, long n_iter, double gap, double eps) noexcept:
+        if self.error is not None:
+            return
+        try:
+            self.target.progress(n_iter, gap, eps)
+        except BaseException as error:  # noqa: B036 - re-raised after the solve
+            self.error = error
+
 
 cdef void write_to_log(void* context, const char* text, bint to_stderr) noexcept nogil:
     with gil:
         (<EngineLog> context).deliver(text, to_stderr)
+
+
+cdef void progress_to_log(void* context, long n_iter, double gap, double eps) noexcept nogil:
+    with gil:
+        (<EngineLog> context).advance(n_iter, gap, eps)
 
 
 cdef run_smo(Solver solver, QMatrix Q, double[::1] p, signed char[::1] y,
@@ -302,9 +320,13 @@ cdef run_block(X, rows, double[::1] p, signed char[::1] y, double[::1] alpha,
     if copies > 1:
         data = TiledRows(data, copies)
     data.set_threads(engine_threads(solve.threads))
+    cdef EngineLog engine_log = None if solve.log is None else EngineLog(solve.log)
+    cdef const SolverLog* log = NULL if engine_log is None else &engine_log.log
     with nogil:
         solver.solve(data, &params, &p[0], &y[0], &alpha[0], &C[0], tol, max_iter, size,
-                     check_signals, &info)
+                     check_signals, &info, log)
+    if engine_log is not None and engine_log.error is not None:
+        raise engine_log.error
     return info
 
 

@@ -31,7 +31,9 @@ __all__ = [
     "KernelSpec",
     "Problem",
     "SolveSpec",
+    "available_cores",
     "resolve_threads",
+    "thread_limit",
 ]
 
 # LIBSVM's kernel codes, which the engine's KernelType enum follows.
@@ -172,24 +174,77 @@ def check_solver(solver: str, formulation: str, kernel: Any, owner: str) -> None
         )
 
 
-def resolve_threads(n_jobs: int | None) -> int:
-    """The thread count that `n_jobs` asks for, as scikit-learn counts jobs.
-
-    None means 1 (scikit-learn's and joblib's meaning, so a fit inside
-    ``GridSearchCV(n_jobs=k)`` does not oversubscribe the cores), -1 every
-    core, -2 all but one, and so on.
+def available_cores() -> int:
+    """The CPUs this process may run on: its affinity mask (a container's or
+    ``taskset``'s), else ``os.cpu_count()``.
 
     Examples
     --------
-    >>> resolve_threads(3), resolve_threads(None)
-    (3, 1)
-    >>> resolve_threads(-1) == (os.cpu_count() or 1)
+    >>> 1 <= available_cores() <= (os.cpu_count() or 1)
+    True
+    """
+    counted = getattr(os, "process_cpu_count", None)  # Python 3.13
+    if counted is not None:
+        return counted() or 1
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def _environment_thread_limit() -> int | None:
+    """OMP_NUM_THREADS's first entry, if it is a positive integer."""
+    value = os.environ.get("OMP_NUM_THREADS", "").split(",")[0].strip()
+    return int(value) if value.isdigit() and int(value) > 0 else None
+
+
+def thread_limit() -> int:
+    """The threads svmx uses by default: the cores this process may use, within the
+    limit already in force.
+
+    That limit is OpenMP's on the calling thread (``omp_get_max_threads()``), which
+    holds ``OMP_NUM_THREADS``, threadpoolctl's ``threadpool_limits`` and the limit
+    joblib sets in its worker processes (cores / n_jobs), so that a fit inside
+    ``GridSearchCV(n_jobs=k)`` takes its share of the cores and no more. As in
+    scikit-learn's OpenMP estimators, an explicit ``OMP_NUM_THREADS`` is obeyed even
+    above the core count. A build without OpenMP reads ``OMP_NUM_THREADS`` itself.
+
+    Examples
+    --------
+    >>> from threadpoolctl import threadpool_limits
+    >>> with threadpool_limits(limits=1, user_api="openmp"):
+    ...     thread_limit()
+    1
+    """
+    from svmx._config import openmp_thread_limit
+
+    cores = available_cores()
+    explicit = _environment_thread_limit()
+    openmp = openmp_thread_limit()
+    if openmp is None:
+        return max(1, min(cores, explicit) if explicit else cores)
+    return max(1, openmp if explicit else min(cores, openmp))
+
+
+def resolve_threads(n_jobs: int | None) -> int:
+    """The thread count that `n_jobs` asks for.
+
+    None means `thread_limit()`: the cores the process may use, within the OpenMP
+    limit in force (scikit-learn's convention for its OpenMP estimators, such as
+    HistGradientBoosting); -1 means the same, -2 one fewer, and so on; a positive
+    count is taken as it is.
+
+    Examples
+    --------
+    >>> resolve_threads(3)
+    3
+    >>> resolve_threads(None) == resolve_threads(-1) == thread_limit()
     True
     """
     if n_jobs is None:
-        return 1
+        return thread_limit()
     if n_jobs < 0:
-        return max(1, (os.cpu_count() or 1) + 1 + n_jobs)
+        return max(1, thread_limit() + 1 + n_jobs)
     return int(n_jobs)
 
 

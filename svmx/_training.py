@@ -16,6 +16,7 @@ import numpy as np
 
 from svmx import _libsvm
 from svmx._layout import PairSolution, assemble_one_vs_one, ovo_pairs
+from svmx._progress import FitStatus
 from svmx._shared_gram import shared_gram
 from svmx._specs import KernelSpec, Problem, SolveSpec
 
@@ -32,13 +33,15 @@ __all__ = [
 
 
 class TrainingLog:
-    """Where a verbose fit writes: LIBSVM's training output, and svmx's own notes.
+    """Where a verbose fit writes: LIBSVM's training output, svmx's notes, its progress.
 
     ``out`` receives what LIBSVM's library prints on standard output (the
     solver's ``.`` and ``*``, ``optimization finished``, the per-problem lines),
     byte for byte; ``err`` what it prints on standard error (the max-iterations
     warning). svmx's own notes (``note``) go to ``err`` too, so that the output
-    stays svm-train's.
+    stays svm-train's. ``progress`` hears the solver's iterations and optimality
+    gap and passes them, with the log's ``task``, to ``status`` (a
+    `svmx._progress.FitStatus`), if any.
 
     Examples
     --------
@@ -50,18 +53,30 @@ class TrainingLog:
     """
 
     def __init__(self, out: Callable[[str], None], err: Callable[[str], None],
-                 prefix: str = "") -> None:
+                 prefix: str = "", status: FitStatus | None = None, task: str = "") -> None:
         self.out = out
         self.err = err
         self.prefix = prefix
+        self.status = status
+        self.task = task
 
     def note(self, message: str) -> None:
         """One line of svmx's own (not LIBSVM's), on the error stream."""
         self.err(f"{self.prefix}{message}\n")
 
+    def progress(self, n_iter: int, gap: float, tol: float) -> None:
+        """How far the solve has come (called by the engine during the solve)."""
+        if self.status is not None:
+            self.status.update(self.task, n_iter, gap, tol)
+
+    def for_task(self, task: str) -> TrainingLog:
+        """The same log, its progress labelled ``task`` (one problem of several)."""
+        return TrainingLog(self.out, self.err, self.prefix, self.status, task)
+
     def buffered(self) -> BufferedLog:
-        """A log that keeps the text of one problem solved on a worker thread."""
-        return BufferedLog(self.prefix)
+        """A log that keeps the text of one problem solved on a worker thread (its
+        progress still reaches the status line as it comes)."""
+        return BufferedLog(self.prefix, self.status, self.task)
 
 
 class BufferedLog(TrainingLog):
@@ -77,10 +92,16 @@ class BufferedLog(TrainingLog):
     ['*', 'E!', '.']
     """
 
-    def __init__(self, prefix: str = "") -> None:
+    def __init__(self, prefix: str = "", status: FitStatus | None = None,
+                 task: str = "") -> None:
         self.parts: list[tuple[bool, str]] = []
         super().__init__(lambda text: self.parts.append((False, text)),
-                         lambda text: self.parts.append((True, text)), prefix)
+                         lambda text: self.parts.append((True, text)), prefix, status, task)
+
+    def for_task(self, task: str) -> BufferedLog:
+        """This buffer, its progress labelled ``task``."""
+        self.task = task
+        return self
 
     def replay(self, log: TrainingLog) -> None:
         for to_err, text in self.parts:
@@ -88,19 +109,24 @@ class BufferedLog(TrainingLog):
         self.parts.clear()
 
 
-def _write_flushed(stream_name: str, text: str) -> None:
+def _write_flushed(stream_name: str, text: str, status: FitStatus | None = None) -> None:
     # The stream is looked up at each write, so redirections (pytest's capture,
     # contextlib.redirect_stdout) are honoured; flushing keeps the order of the
-    # two streams on a terminal.
+    # two streams on a terminal. A status line drawn on the terminal is erased
+    # before a line of text, so that the two never share a line.
+    if status is not None and "\n" in text:
+        status.clear()
     stream = getattr(sys, stream_name)
     stream.write(text)
     stream.flush()
 
 
-def standard_log(prefix: str = "") -> TrainingLog:
-    """A log onto standard output and standard error, flushed at each write."""
-    return TrainingLog(lambda text: _write_flushed("stdout", text),
-                       lambda text: _write_flushed("stderr", text), prefix)
+def standard_log(prefix: str = "", status: bool = False) -> TrainingLog:
+    """A log onto standard output and standard error, flushed at each write; with
+    ``status``, a `FitStatus` line on standard error shows a long solve advancing."""
+    line = FitStatus(prefix) if status else None
+    return TrainingLog(lambda text: _write_flushed("stdout", text, line),
+                       lambda text: _write_flushed("stderr", text, line), prefix, line)
 
 
 # Where a verbose fit writes (None: nowhere); kept as a name for the estimators.
@@ -265,8 +291,7 @@ def fit_one_vs_one(
     pair_solve = solve.replace(threads=max(1, solve.threads // threads))
     solve_matrix, solve_rows, pair_kernel, pair_solve = _pair_inputs(
         matrix, class_rows, kernel, pair_solve, solve, threads, len(trained))
-    # On worker threads each pair writes to its own buffer, replayed in training order.
-    logs = [log if log is None or threads == 1 else log.buffered() for _ in trained]
+    logs = _pair_logs(log, len(trained), threads)
     orders = sigmoids.draw_orders(
         [class_rows[i].size + class_rows[j].size for i, j in trained]
     ) if sigmoids is not None else []
@@ -299,6 +324,15 @@ def fit_one_vs_one(
     if log is not None:
         log.out(f"Total nSV = {layout['support'].size}\n")
     return layout
+
+
+def _pair_logs(log: TrainingLog | None, n_pairs: int, threads: int) -> list:
+    """Each pair's log, its progress labelled ``pair k/n``; on worker threads a buffer of
+    its text, replayed in training order."""
+    if log is None:
+        return [None] * n_pairs
+    return [(log if threads == 1 else log.buffered()).for_task(f"pair {number + 1}/{n_pairs}")
+            for number in range(n_pairs)]
 
 
 def _pair_inputs(matrix, class_rows: list[np.ndarray], kernel: KernelSpec,

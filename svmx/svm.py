@@ -76,8 +76,12 @@ _KERNEL_DOC = """\
     n_jobs : int or None, default=None
         Threads: one-vs-one pairs trained at once (classifiers), the block
         solver's kernel blocks and gradient updates, and prediction. None
-        means 1, as in scikit-learn; -1 means all cores. The model does not
-        depend on it."""
+        (and -1) means the cores the process may use, within the limit
+        already in force: ``OMP_NUM_THREADS``, threadpoolctl's
+        ``threadpool_limits`` or the share joblib gives each worker, so a fit
+        inside ``GridSearchCV(n_jobs=k)`` does not oversubscribe (as
+        scikit-learn's OpenMP estimators count); -2 means one fewer. The model
+        does not depend on it."""
 
 
 class SVC(BaseSVC):

@@ -122,4 +122,6 @@ def build_estimator(args: argparse.Namespace, n_features: int,
     if is_classifier(args.svm_type):
         params.update(probability=bool(args.probability), class_weight=class_weight,
                       random_state=random_state)
-    return kind(**params)
+    estimator = kind(**params)
+    estimator._show_fit_status = False  # svm-train's output only, no progress line
+    return estimator

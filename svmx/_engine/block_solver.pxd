@@ -1,6 +1,6 @@
 from svmx._engine.kernel_map cimport KernelParams
 from svmx._engine.rows cimport Rows
-from svmx._engine.solver cimport SolutionInfo
+from svmx._engine.solver cimport SolutionInfo, SolverLog
 
 
 cdef class BlockSolver:
@@ -9,4 +9,4 @@ cdef class BlockSolver:
     cdef int solve(self, Rows rows, const KernelParams* params, const double* p,
                    const signed char* y, double* alpha, const double* C, double eps,
                    long max_iter, int block_size, bint check_signals,
-                   SolutionInfo* si) noexcept nogil
+                   SolutionInfo* si, const SolverLog* log=*) noexcept nogil

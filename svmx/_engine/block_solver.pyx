@@ -41,6 +41,7 @@ from svmx._engine.solver cimport (
     SOLVE_OK,
     SOLVE_OUT_OF_MEMORY,
     SolutionInfo,
+    SolverLog,
     rho_from_gradient,
     second_order_gain,
     signals_pending,
@@ -237,8 +238,12 @@ cdef class BlockSolver:
     cdef int solve(self, Rows rows, const KernelParams* params, const double* p,
                    const signed char* y, double* alpha, const double* C, double eps,
                    long max_iter, int block_size, bint check_signals,
-                   SolutionInfo* si) noexcept nogil:
-        """Solve the dual from the initial `alpha` (updated in place)."""
+                   SolutionInfo* si, const SolverLog* log=NULL) noexcept nogil:
+        """Solve the dual from the initial `alpha` (updated in place).
+
+        A `log` with a progress function hears the updates made and the global
+        gap at every round and once at the end (the block solver writes no text).
+        """
         cdef int l = <int> rows.n_rows
         cdef int q = block_size if block_size < l else l
         cdef int half = q // 2 if q >= 2 else 1
@@ -300,6 +305,8 @@ cdef class BlockSolver:
 
         while si.status == SOLVE_OK:
             gap = global_gap(l, y, alpha, C, G)
+            if log != NULL and log.progress != NULL:
+                log.progress(log.context, n_updates, gap, eps)
             if gap < eps:
                 break
             if max_iter >= 0 and n_updates >= max_iter:

@@ -15,10 +15,18 @@ cdef enum SolveStatus:
 # the warnings): write(context, text, to_stderr) is called without the GIL, at most once
 # per shrinking period, so it may take the GIL itself. A NULL log means silence.
 ctypedef void (*LogWrite)(void* context, const char* text, bint to_stderr) noexcept nogil
+# How far a solve has come: progress(context, n_iter, gap, eps) is called without the GIL
+# at most once per shrinking period of SMO (1000 iterations) and once per round of the
+# block solver, with the iterations made so far and the maximal violation (the
+# optimality gap m(a) - M(a) of the active variables) that has to fall below eps.
+ctypedef void (*LogProgress)(void* context, long n_iter, double gap,
+                             double eps) noexcept nogil
 
 
+# Either function pointer may be NULL.
 cdef struct SolverLog:
     LogWrite write
+    LogProgress progress
     void* context
 
 
@@ -75,6 +83,7 @@ cdef class Solver:
     cdef double* C
     cdef int* active_set
     cdef bint out_of_memory
+    cdef double gap         # the maximal violation found by the last working set selection
     cdef const SolverLog* log
 
     cdef int solve(self, int l, QMatrix Q, const double* p, const signed char* y,
@@ -82,6 +91,7 @@ cdef class Solver:
                    long max_iter, bint check_signals, SolutionInfo* si,
                    const SolverLog* log=*) noexcept nogil
     cdef void emit(self, const char* text, bint to_stderr) noexcept nogil
+    cdef void report(self, long n_iter) noexcept nogil
     cdef int select_working_set(self, int* out_i, int* out_j) noexcept nogil
     cdef void do_shrinking(self) noexcept nogil
     cdef bint be_shrunk(self, int i, double Gmax1, double Gmax2) noexcept nogil

@@ -194,6 +194,11 @@ cdef class Solver:
         if self.log != NULL and self.log.write != NULL:
             self.log.write(self.log.context, text, to_stderr)
 
+    cdef void report(self, long n_iter) noexcept nogil:
+        """Tell the log's progress function how far the solve has come, if it has one."""
+        if self.log != NULL and self.log.progress != NULL:
+            self.log.progress(self.log.context, n_iter, self.gap, self.eps)
+
     cdef const float* column(self, int i, int length) noexcept nogil:
         """Column i of Q; records running out of memory for the main loop."""
         cdef const float* data = self.Q.get_Q(i, length)
@@ -276,7 +281,8 @@ cdef class Solver:
         solve writes what LIBSVM's Solver::Solve prints: a '.' each time the
         shrinking counter expires, a '*' at each gradient reconstruction of the
         main loop, the '-h 0' and max-iterations warnings and the closing
-        "optimization finished" line.
+        "optimization finished" line; and its progress function hears the
+        iterations and the optimality gap at each '.' and once at the end.
         """
         cdef int i, j, k, counter
         cdef long n_iter = 0
@@ -298,6 +304,7 @@ cdef class Solver:
         self.eps = eps
         self.unshrink = False
         self.out_of_memory = False
+        self.gap = INF
         self.log = log
         self.QD = &Q.QD[0]
         self.y = <signed char*> malloc(l * sizeof(signed char))
@@ -344,6 +351,7 @@ cdef class Solver:
                 if shrinking:
                     self.do_shrinking()
                 self.emit(b".", False)
+                self.report(n_iter)
             if (check_signals and (n_iter & 63) == 0 and time_to_check_signals(&last_check)
                     and signals_pending()):
                 si.status = SOLVE_INTERRUPTED
@@ -429,6 +437,7 @@ cdef class Solver:
             alpha[self.active_set[i]] = self.alpha[i]
         si.n_iter = n_iter
         if si.status == SOLVE_OK or si.status == SOLVE_MAX_ITER:
+            self.report(n_iter)
             snprintf(line, sizeof(line), b"\noptimization finished, #iter = %ld\n", n_iter)
             self.emit(line, False)
         self.log = NULL
@@ -483,6 +492,7 @@ cdef class Solver:
                         if obj_diff <= obj_diff_min:
                             Gmin_idx = t
                             obj_diff_min = obj_diff
+        self.gap = Gmax + Gmax2
         if Gmax + Gmax2 < self.eps or Gmin_idx == -1:
             return 1
         out_i[0] = Gmax_idx
@@ -596,7 +606,8 @@ cdef class SolverNU(Solver):
                         if obj_diff <= obj_diff_min:
                             Gmin_idx = t
                             obj_diff_min = obj_diff
-        if max(Gmaxp + Gmaxp2, Gmaxn + Gmaxn2) < self.eps or Gmin_idx == -1:
+        self.gap = max(Gmaxp + Gmaxp2, Gmaxn + Gmaxn2)
+        if self.gap < self.eps or Gmin_idx == -1:
             return 1
         if self.y[Gmin_idx] == 1:
             out_i[0] = Gmaxp_idx

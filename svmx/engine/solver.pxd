@@ -7,7 +7,8 @@
 # from BlockSolver also SOLVE_BLOCK_NOT_RESERVED).
 # SolverNU adds the second equality constraint of nu-SVC and nu-SVR. solve runs without the
 # GIL (it takes it briefly only when check_signals is true). Its optional last argument, a
-# SolverLog (NULL: silence), receives LIBSVM's training output.
+# SolverLog (NULL: silence), receives LIBSVM's training output (write) and the iterations
+# and optimality gap as the solve goes (progress).
 
 from svmx._engine.solver cimport (
     SOLVE_BLOCK_NOT_RESERVED,
@@ -15,6 +16,7 @@ from svmx._engine.solver cimport (
     SOLVE_MAX_ITER,
     SOLVE_OK,
     SOLVE_OUT_OF_MEMORY,
+    LogProgress,
     LogWrite,
     SolutionInfo,
     Solver,

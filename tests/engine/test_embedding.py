@@ -42,8 +42,22 @@ from svmx.engine.platt cimport (
 from svmx.engine.qmatrix cimport OneClassQ, QMatrix, SvcQ, SvrQ
 from svmx.engine.solver cimport (
     SOLVE_BLOCK_NOT_RESERVED, SOLVE_INTERRUPTED, SOLVE_MAX_ITER, SOLVE_OK, SOLVE_OUT_OF_MEMORY,
-    SolutionInfo, Solver, SolverNU, SolveStatus,
+    LogProgress, LogWrite, SolutionInfo, Solver, SolverLog, SolverNU, SolveStatus,
 )
+
+
+cdef struct ProgressRecord:
+    long count
+    long n_iter[1024]
+    double gap[1024]
+
+
+cdef void record_progress(void* context, long n_iter, double gap, double eps) noexcept nogil:
+    cdef ProgressRecord* record = <ProgressRecord*> context
+    if record.count < 1024:
+        record.n_iter[record.count] = n_iter
+        record.gap[record.count] = gap
+    record.count += 1
 
 
 def train_c_svc(X, y, double C, double gamma, double tol, double cache_mb):
@@ -67,6 +81,32 @@ def train_c_svc(X, y, double C, double gamma, double tol, double cache_mb):
         raise RuntimeError(f"solve failed with status {status}")
     coef = np.asarray(alpha) * np.asarray(labels, dtype=np.float64)
     return coef, info.rho, status
+
+
+def progress_of_c_svc(X, y, double C, double gamma, double tol):
+    """The (n_iter, gap) reports of a C-SVC solve through a SolverLog with only
+    `progress` set, and the solve's own iteration count."""
+    cdef Kernel kernel = Kernel(DenseRows(np.array(X, dtype=np.float64, order="C")),
+                                RBF, 3, gamma, 0.0)
+    cdef signed char[::1] labels = np.ascontiguousarray(y, dtype=np.int8)
+    cdef SvcQ Q = SvcQ(kernel, labels, 100.0 * 1048576.0)
+    cdef int l = <int> labels.shape[0]
+    cdef double[::1] alpha = np.zeros(l)
+    cdef double[::1] p = np.full(l, -1.0)
+    cdef double[::1] bounds = np.full(l, C)
+    cdef Solver solver = Solver()
+    cdef SolutionInfo info
+    cdef ProgressRecord record
+    cdef SolverLog log
+    record.count = 0
+    log.write = NULL
+    log.progress = record_progress
+    log.context = &record
+    with nogil:
+        solver.solve(l, Q, &p[0], &labels[0], &alpha[0], &bounds[0], tol, True,
+                     -1, False, &info, &log)
+    reports = [(record.n_iter[i], record.gap[i]) for i in range(min(record.count, 1024))]
+    return reports, info.n_iter
 
 
 def fit_sigmoid(dec_values, labels):
@@ -195,6 +235,16 @@ def test_solver_through_cimport_matches_svc(embedded):
     # -(y_i alpha_i) and intercept_ is +rho.
     np.testing.assert_allclose(model.dual_coef_[0], -coef[coef != 0], rtol=0, atol=1e-12)
     np.testing.assert_allclose(model.intercept_, [rho], rtol=0, atol=1e-12)
+
+
+def test_progress_through_cimported_solver_log(embedded):
+    X, y = _breast_cancer_scaled()
+    labels = np.where(y == 1, 1, -1)
+    reports, n_iter = embedded.progress_of_c_svc(X, labels, 1000.0, 0.5, 1e-3)
+    assert len(reports) >= 2  # one per shrinking period (569 iterations), one at the end
+    iterations = [count for count, _ in reports]
+    assert iterations == sorted(iterations) and iterations[-1] == n_iter
+    assert reports[0][1] > 1e-3 > reports[-1][1]
 
 
 def test_sigmoid_train_through_cimport_matches_python(embedded):

@@ -152,10 +152,13 @@ def test_verbose_draws_a_progress_bar(iris, capsys):
 
 def test_progress_bar_draws_in_place():
     stream = io.StringIO()
-    with ProgressBar(3, "work", stream=stream, width=3) as bar:
-        bar.update()
+    now = [0.0]
+    with ProgressBar(3, "work", stream=stream, width=3, terminal=True,
+                     clock=lambda: now[0]) as bar:
+        bar.update()  # within the first quarter second: not drawn
+        now[0] = 1.0
         bar.update(5)  # clipped at the total
-    assert stream.getvalue() == "\rwork [#..] 1/3\rwork [###] 3/3\rwork [###] 3/3\n"
+    assert stream.getvalue() == "\rwork [###] 3/3\n"
     silent = io.StringIO()
     with ProgressBar(3, stream=silent, enabled=False) as bar:
         bar.update()
