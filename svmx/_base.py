@@ -223,8 +223,8 @@ class BaseLibSVM(BaseEstimator):
         validate_params(self, self._parameter_constraints)
 
     def _resolve_gamma(self, X: Any) -> float:
-        if callable(self.kernel):
-            return 0.0  # unused (the engine reads the Gram matrix), as scikit-learn's
+        if callable(self.kernel) or self.kernel == "precomputed":
+            return 0.0  # unused: the engine reads the Gram matrix
         if self.gamma == "scale":
             variance = variance_of_entries(X)
             return 1.0 / (X.shape[1] * variance) if variance != 0 else 1.0

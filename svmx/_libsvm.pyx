@@ -31,6 +31,7 @@ from svmx._engine.kernel cimport Kernel
 from svmx._engine.kernel_map cimport KernelParams, kernel_params_of
 from svmx._engine.openmp cimport openmp_max_threads
 from svmx._engine.qmatrix cimport OneClassQ, QMatrix, SvcQ, SvrQ
+from svmx._engine.gram_rows cimport GramRows, GramRows32
 from svmx._engine.rows cimport CsrRows, DenseRows, DenseRows32, Rows, TiledRows
 from svmx._engine.solver cimport (
     SOLVE_BLOCK_NOT_RESERVED,
@@ -150,11 +151,12 @@ cdef Kernel make_kernel(X, rows, kernel):
     """A kernel over the rows `rows` of X (for 'precomputed', X is the Gram matrix)."""
     rows = np.asarray(rows, dtype=np.intp)
     if kernel.is_precomputed:
+        # The Gram matrix is read in place (the pairs' float32 one, or the user's).
         X = np.asarray(X)
-        if X.dtype == np.float32:  # the Gram matrix one-vs-one pairs share
-            data = DenseRows32(np.ascontiguousarray(X[rows][:, rows]))
+        if X.dtype == np.float32:
+            data = GramRows32(np.ascontiguousarray(X), rows)
         else:
-            data = DenseRows(np.ascontiguousarray(X[np.ix_(rows, rows)], dtype=np.float64))
+            data = GramRows(np.ascontiguousarray(X, dtype=np.float64), rows)
     else:
         data = gather_rows(X, rows)
     return Kernel(data, kernel.kernel_type, kernel.degree, kernel.gamma, kernel.coef0)
@@ -334,7 +336,7 @@ cdef Solution train_c_svc(X, rows, problem, kernel, solve, str engine):
     cdef Py_ssize_t l = problem.n_rows
     cdef SolutionInfo info
     y = problem.y
-    alpha = np.zeros(l, dtype=np.float64)
+    alpha = problem.starting_alpha()
     p = np.full(l, -1.0)
     if engine == "block":
         info = run_block(X, rows, p, y, alpha, problem.C, kernel, solve, 1)
@@ -407,7 +409,7 @@ cdef Solution train_epsilon_svr(X, rows, problem, kernel, solve, str engine):
     cdef Py_ssize_t l = problem.n_rows
     cdef SolutionInfo info
     values = problem.target
-    alpha = np.zeros(2 * l, dtype=np.float64)
+    alpha = problem.starting_alpha(2)
     p = np.concatenate([problem.epsilon - values, problem.epsilon + values])
     y = np.concatenate([np.ones(l, dtype=np.int8), -np.ones(l, dtype=np.int8)])
     bounds = np.concatenate([problem.C, problem.C])

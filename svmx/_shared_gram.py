@@ -20,7 +20,7 @@ import scipy.sparse as sp
 from svmx import _libsvm
 from svmx._specs import BYTES_PER_MB, KernelSpec
 
-__all__ = ["SharedGram", "shared_gram"]
+__all__ = ["SharedGram", "gram_matrix", "shared_gram"]
 
 # The Gram matrix may take this share of `cache_size`; the pairs' own caches
 # share what is left.
@@ -75,6 +75,37 @@ def gram_bytes(n_samples: int) -> float:
     return 4.0 * n_samples * n_samples
 
 
+def gram_matrix(X, kernel: KernelSpec, dtype: type = np.float64) -> np.ndarray:
+    """K(X, X) over the rows of X (dense or CSR), block of rows by block of rows.
+
+    K is symmetric: each block row is computed (in float64, with one matrix
+    product) from the diagonal on and mirrored; `dtype` is the storage.
+
+    Examples
+    --------
+    >>> K = gram_matrix(np.array([[0.0], [1.0]]), KernelSpec.named("rbf", gamma=1.0))
+    >>> np.round(K, 4).tolist()
+    [[1.0, 0.3679], [0.3679, 1.0]]
+    """
+    data = X
+    if sp.issparse(data):
+        data = _libsvm.dense_if_dense_enough(data)
+    if not sp.issparse(data):
+        data = np.ascontiguousarray(data, dtype=np.float64)
+    norms = _libsvm.squared_norms(data)
+    m = data.shape[0]
+    matrix = np.empty((m, m), dtype=dtype)
+    for start in range(0, m, GRAM_BLOCK_ROWS):
+        block = slice(start, min(start + GRAM_BLOCK_ROWS, m))
+        values = _libsvm.kernel_matrix(
+            data[block], data[start:], kernel, X_sq_norms=norms[block],
+            Y_sq_norms=norms[start:],
+        )
+        matrix[block, start:] = values
+        matrix[start:, block] = values.T
+    return matrix
+
+
 def shared_gram(
     X, class_rows: list[np.ndarray], kernel: KernelSpec, cache_bytes: float, threads: int
 ) -> SharedGram | None:
@@ -103,22 +134,7 @@ def shared_gram(
     m = used.size
     if gram_bytes(m) > GRAM_SHARE_OF_CACHE * cache_bytes:
         return None
-    data = X[used]
-    if sp.issparse(data):
-        data = _libsvm.dense_if_dense_enough(data)
-    if not sp.issparse(data):
-        data = np.ascontiguousarray(data, dtype=np.float64)
-    norms = _libsvm.squared_norms(data)
-    matrix = np.empty((m, m), dtype=np.float32)
-    # K is symmetric: each block row is computed from the diagonal on and mirrored.
-    for start in range(0, m, GRAM_BLOCK_ROWS):
-        block = slice(start, min(start + GRAM_BLOCK_ROWS, m))
-        values = _libsvm.kernel_matrix(
-            data[block], data[start:], kernel, X_sq_norms=norms[block],
-            Y_sq_norms=norms[start:],
-        )
-        matrix[block, start:] = values
-        matrix[start:, block] = values.T
+    matrix = gram_matrix(X[used], kernel, np.float32)
     position = np.full(X.shape[0], -1, dtype=np.intp)
     position[used] = np.arange(m)
     # Each pair's own cache gets an equal share of what is left, and at least 1 MB.

@@ -14,6 +14,7 @@ from svmx._probability import decisions_on, density_marks, laplace_scale
 from svmx._specs import Problem
 from svmx._training import solve_problem
 from svmx._validation import validate_sample_weight, validate_targets
+from svmx._warm_start import regression_seed
 
 __all__ = ["BaseSingleProblem"]
 
@@ -40,8 +41,15 @@ class BaseSingleProblem(BaseLibSVM):
         self._fit_single(X, targets, None, probability=True, random_state=random_state)
         return self
 
+    def _fit_warm(self, X: Any, targets: Any, sample_weight: Any, previous: Any) -> Any:
+        """Fit, epsilon-SVR started from `previous` (fitted on the same rows, weights
+        and kernel with another C) scaled into the new box; the optimum is the same.
+        The other formulations fit from their usual start."""
+        self._fit_single(X, targets, sample_weight, seed_from=previous)
+        return self
+
     def _fit_single(self, X: Any, targets: Any, sample_weight: Any, probability: bool = False,
-                    random_state: Any = None) -> None:
+                    random_state: Any = None, seed_from: Any = None) -> None:
         self._validate_parameters()
         X, matrix = self._training_matrix(X)
         if self._needs_targets:
@@ -53,6 +61,9 @@ class BaseSingleProblem(BaseLibSVM):
         rows = np.flatnonzero(weights > 0)
         bounds = self._bound_scale() * weights[rows]
         problem = self._problem(None if targets is None else targets[rows], bounds)
+        if seed_from is not None and problem.formulation == "epsilon_svr":
+            problem = problem.seeded(
+                regression_seed(seed_from, rows, float(self.C) / float(seed_from.C)))
         prob_a, extra = np.empty(0, dtype=np.float64), {}
         solution = solve_problem(matrix, rows, problem, kernel, solve)
         nonzero = solution.coef != 0

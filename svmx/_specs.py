@@ -16,6 +16,7 @@ these values, never the estimator, so they can be called (and tested) alone.
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import os
 from dataclasses import dataclass
@@ -265,6 +266,12 @@ class Problem:
         For nu-SVC, one-class and nu-SVR.
     epsilon : float
         For epsilon-SVR.
+    initial_alpha : ndarray of float64, or None
+        A feasible starting point of the solver (C-SVC: n_rows values in
+        [0, C]; epsilon-SVR: alpha then alpha*, 2 n_rows values), for warm
+        starts along C; None starts from 0. Only C-SVC and epsilon-SVR take one;
+        a seed that breaks the equality constraint (once clipped into the box) is
+        dropped.
 
     Examples
     --------
@@ -279,11 +286,14 @@ class Problem:
     target: np.ndarray | None = None
     nu: float = 0.0
     epsilon: float = 0.0
+    initial_alpha: np.ndarray | None = None
 
     def __post_init__(self) -> None:
         if self.formulation not in FORMULATIONS:
             raise ValueError(f"formulation must be one of {FORMULATIONS}; got "
                              f"{self.formulation!r}")
+        if self.initial_alpha is not None:
+            self._check_initial_alpha()
         object.__setattr__(self, "C", np.ascontiguousarray(self.C, dtype=np.float64))
         if self.y is not None:
             object.__setattr__(self, "y", np.ascontiguousarray(self.y, dtype=np.int8))
@@ -291,9 +301,46 @@ class Problem:
             object.__setattr__(self, "target",
                                np.ascontiguousarray(self.target, dtype=np.float64))
 
+    def _check_initial_alpha(self) -> None:
+        copies = {"c_svc": 1, "epsilon_svr": 2}.get(self.formulation)
+        if copies is None:
+            raise ValueError(f"initial_alpha is only taken by c_svc and epsilon_svr; "
+                             f"got {self.formulation!r}")
+        alpha = np.array(self.initial_alpha, dtype=np.float64)  # a copy the solver may own
+        bounds = self.C if copies == 1 else np.concatenate([self.C, self.C])
+        if alpha.shape != bounds.shape:
+            raise ValueError(f"initial_alpha must have shape {bounds.shape}; "
+                             f"got {alpha.shape}")
+        # Rounding of a scaled seed may step a hair outside the box: clip it back in.
+        alpha = np.clip(alpha, 0.0, bounds)
+        # The solver keeps the equality constraint (y'alpha = 0, or sum(alpha - alpha*)
+        # = 0) where its start puts it; a seed that breaks it (fitted with other
+        # bounds, then clipped) would move the optimum, so it is dropped.
+        if copies == 2:
+            residual = abs(float(alpha[:self.n_rows].sum() - alpha[self.n_rows:].sum()))
+        else:
+            residual = abs(float(alpha[self.y > 0].sum() - alpha[self.y < 0].sum()))
+        if not np.isfinite(residual) or residual > 1e-10 * max(1.0, float(alpha.sum())):
+            alpha = None
+        object.__setattr__(self, "initial_alpha", alpha)
+
     @property
     def n_rows(self) -> int:
         return int(self.C.shape[0])
+
+    def starting_alpha(self, copies: int = 1) -> np.ndarray:
+        """The solver's starting point: `initial_alpha` (a copy), else zeros."""
+        if self.initial_alpha is None:
+            return np.zeros(copies * self.n_rows, dtype=np.float64)
+        return self.initial_alpha.copy()
+
+    def seeded(self, initial_alpha: np.ndarray | None) -> Problem:
+        """The same problem, started from `initial_alpha` (checked, not the rest)."""
+        problem = copy.copy(self)
+        object.__setattr__(problem, "initial_alpha", initial_alpha)
+        if initial_alpha is not None:
+            problem._check_initial_alpha()
+        return problem
 
     def on(self, C: np.ndarray, y: np.ndarray | None = None,
            target: np.ndarray | None = None) -> Problem:

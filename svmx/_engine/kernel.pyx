@@ -30,10 +30,10 @@ cdef class Kernel:
     cdef void column(self, Py_ssize_t i, Py_ssize_t start, Py_ssize_t end,
                      double* out) noexcept nogil:
         """out[t - start] = K(x_t, x_i) for t in [start, end)."""
-        cdef Py_ssize_t t
         if self.params.kernel_type == PRECOMPUTED:
-            for t in range(start, end):
-                out[t - start] = self.rows.entry(t, self.original_index[i])
+            # LIBSVM's K(x_i, x_t): row i of the Gram matrix (contiguous), at the columns
+            # of the samples now at positions start..end.
+            self.rows.gram_column(i, &self.original_index[0], start, end, out)
             return
         self.rows.dot_column(i, start, end, out)
         map_kernel_values(&self.params, out, end - start, self.rows.sq_norms[i],

@@ -28,6 +28,8 @@ cdef class Rows:
                          double* out) noexcept nogil
     cdef double dot(self, Py_ssize_t i, Py_ssize_t j) noexcept nogil
     cdef double entry(self, Py_ssize_t i, Py_ssize_t column) noexcept nogil
+    cdef void gram_column(self, Py_ssize_t i, const Py_ssize_t* original, Py_ssize_t start,
+                          Py_ssize_t end, double* out) noexcept nogil
     cdef void swap(self, Py_ssize_t i, Py_ssize_t j) noexcept nogil
     cdef int dot_block(self, const int* which, int n_which, float* out,
                        Py_ssize_t ld) noexcept nogil

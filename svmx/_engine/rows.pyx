@@ -104,6 +104,14 @@ cdef class Rows:
     cdef double entry(self, Py_ssize_t i, Py_ssize_t column) noexcept nogil:
         return 0.0
 
+    cdef void gram_column(self, Py_ssize_t i, const Py_ssize_t* original, Py_ssize_t start,
+                          Py_ssize_t end, double* out) noexcept nogil:
+        """For rows that hold a Gram matrix: out[t - start] = entry(i, original[t]),
+        LIBSVM's precomputed K(x_i, x_t) (row i, at the column of sample t)."""
+        cdef Py_ssize_t t
+        for t in range(start, end):
+            out[t - start] = self.entry(i, original[t])
+
     cdef void swap(self, Py_ssize_t i, Py_ssize_t j) noexcept nogil:
         pass
 

@@ -17,6 +17,7 @@ from svmx._progress import ProgressBar
 from svmx._validation import check_fitted
 
 from ._clone import clone, is_classifier
+from ._kernel_groups import fit_kernel_group, plan_kernel_groups
 from ._parallel import parallel_map
 from ._results import tabulate
 from ._validation import (
@@ -196,6 +197,14 @@ class GridSearch(BaseEstimator):
         The score of a fit that raised, or ``'raise'`` to let the error through.
     return_train_score : bool, default=False
         Also score every fit on its training fold.
+    share_kernels : bool, default=True
+        For svmx's estimators with a built-in kernel, group the candidates by
+        kernel: each group's task computes the Gram matrix once for all its
+        folds and C values (it must fit in the estimator's ``cache_size``, else
+        the search fits each candidate from scratch) and solves each fold's C
+        values in increasing order, C-SVC and epsilon-SVR warm-started from the
+        previous C (alpha seeding); the optimum, and so the choice, is the same.
+        An svmx extension (False: scikit-learn's one task per candidate and fold).
 
     Attributes
     ----------
@@ -254,6 +263,7 @@ class GridSearch(BaseEstimator):
         pre_dispatch: int | str = "2*n_jobs",
         error_score: Any = np.nan,
         return_train_score: bool = False,
+        share_kernels: bool = True,
     ) -> None:
         self.estimator = estimator
         self.param_grid = param_grid
@@ -265,6 +275,7 @@ class GridSearch(BaseEstimator):
         self.pre_dispatch = pre_dispatch
         self.error_score = error_score
         self.return_train_score = return_train_score
+        self.share_kernels = share_kernels
 
     @property
     def _estimator_type(self) -> str | None:
@@ -315,13 +326,7 @@ class GridSearch(BaseEstimator):
         weights = params.get("sample_weight")
         options = FitOptions(params, error_score, bool(self.return_train_score),
                              score_params=None if weights is None else {"sample_weight": weights})
-        tasks = [
-            (self.estimator, X, y, train, test, scorer, candidate, options)
-            for candidate in candidates
-            for train, test in splits
-        ]
-        with ProgressBar(len(tasks), type(self).__name__, enabled=bool(self.verbose)) as progress:
-            outcomes = parallel_map(fit_and_score, tasks, n_jobs, progress, self.pre_dispatch)
+        outcomes = self._run(X, y, candidates, splits, scorer, options, n_jobs, params)
         warn_failed_fits(outcomes, self.error_score)
         self.cv_results_ = tabulate(candidates, outcomes, len(splits), self.return_train_score)
         self.scorer_ = scorer
@@ -335,6 +340,31 @@ class GridSearch(BaseEstimator):
         if self.refit:
             self._refit(X, y, params)
         return self
+
+    def _run(self, X: Any, y: Any, candidates: list[dict[str, Any]], splits: list,
+             scorer: Any, options: FitOptions, n_jobs: int | None,
+             params: dict[str, Any]) -> list[dict[str, Any]]:
+        """Every (candidate, fold) outcome, candidate-major: one task per kernel group
+        when the candidates can share kernels, else one per candidate and fold."""
+        groups = (plan_kernel_groups(self.estimator, candidates, X, params)
+                  if self.share_kernels else None)
+        if groups is None:
+            tasks = [(self.estimator, X, y, train, test, scorer, candidate, options)
+                     for candidate in candidates for train, test in splits]
+            with ProgressBar(len(tasks), type(self).__name__,
+                             enabled=bool(self.verbose)) as progress:
+                return parallel_map(fit_and_score, tasks, n_jobs, progress, self.pre_dispatch)
+        tasks = [(self.estimator, X, y, splits, [candidates[i] for i in group.members],
+                  scorer, options) for group in groups]
+        with ProgressBar(len(tasks), type(self).__name__,
+                         enabled=bool(self.verbose)) as progress:
+            per_group = parallel_map(fit_kernel_group, tasks, n_jobs, progress,
+                                     self.pre_dispatch)
+        outcomes: list[dict[str, Any]] = [{} for _ in range(len(candidates) * len(splits))]
+        for group, results in zip(groups, per_group, strict=True):
+            for member, folds in zip(group.members, results, strict=True):
+                outcomes[member * len(splits):(member + 1) * len(splits)] = folds
+        return outcomes
 
     def _refit(self, X: Any, y: Any, params: dict[str, Any]) -> None:
         model = clone(self.estimator).set_params(**self.best_params_)

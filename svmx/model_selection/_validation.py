@@ -138,15 +138,34 @@ def fit_and_score(
     if params:
         model.set_params(**params)
     fit_params = fold_params(options.fit_params, n_rows(X), train)
-    test_params = fold_params(options.score_params, n_rows(X), test)
     X_train, y_train = take_rows(X, train), take_rows(y, train)
-    start = time.perf_counter()
-    result: dict[str, Any] = {"fit_error": None}
-    try:
+
+    def fit() -> None:
         if y is None:
             model.fit(X_train, **fit_params)
         else:
             model.fit(X_train, y_train, **fit_params)
+
+    return score_fit(model, fit, (X_train, y_train, train),
+                     (take_rows(X, test), take_rows(y, test), test), n_rows(X), scorer,
+                     options)
+
+
+def score_fit(model: Any, fit: Any, train: tuple, test: tuple, n_samples: int,
+              scorer: Scorer | dict[str, Scorer], options: FitOptions) -> dict[str, Any]:
+    """Run ``fit()`` (which fits `model`), then score `model` on the test rows.
+
+    ``train`` and ``test`` are ``(X, y, rows)``: the data to score on and the
+    rows of the whole data set they are (to cut per-sample score parameters).
+    Returns what `fit_and_score` returns; a failing fit is recorded (its
+    traceback and `error_score`) unless ``options.error_score == 'raise'``.
+    """
+    X_train, y_train, train_rows = train
+    X_test, y_test, test_rows = test
+    start = time.perf_counter()
+    result: dict[str, Any] = {"fit_error": None}
+    try:
+        fit()
     except Exception:
         if options.error_score == "raise":
             raise
@@ -159,11 +178,11 @@ def fit_and_score(
     else:
         result["fit_time"] = time.perf_counter() - start
         start = time.perf_counter()
-        result["test_scores"] = _score(scorer, model, take_rows(X, test), take_rows(y, test),
-                                       test_params)
+        test_params = fold_params(options.score_params, n_samples, test_rows)
+        result["test_scores"] = _score(scorer, model, X_test, y_test, test_params)
         result["score_time"] = time.perf_counter() - start
         if options.return_train_score:
-            train_params = fold_params(options.score_params, n_rows(X), train)
+            train_params = fold_params(options.score_params, n_samples, train_rows)
             result["train_scores"] = _score(scorer, model, X_train, y_train, train_params)
     if options.return_estimator:
         result["estimator"] = model

@@ -1,0 +1,150 @@
+"""Grid search by kernel: one Gram matrix for all folds and C values, warm starts along C.
+
+A grid over C and the kernel's parameters with k folds is, for LIBSVM, scikit-learn and a
+plain search, (candidates x k) fits from scratch, each computing its own kernel values.
+For svmx's estimators with a built-in kernel the search groups the candidates instead:
+
+- one group per kernel (and every other parameter but C); its task computes the Gram
+  matrix over all the samples once (per ``gamma`` value: ``'scale'`` depends on the fold's
+  rows), and every fold and C of the group trains on that fold's block of it
+  (``kernel='precomputed'``) and scores on the test rows' block;
+- within a fold the C values are solved in increasing order, C-SVC and epsilon-SVR each
+  started from the previous solution scaled into the new box (`svmx._warm_start`); the
+  optimum is the same (the search picks what a cold search picks).
+
+The groups are the tasks handed to joblib, so they run on any backend (dask included)
+with results identical to a local run. The Gram matrix (float64, n x n) must fit in the
+estimator's ``cache_size``; without room, or for other estimators, kernels or fit
+parameters, the search falls back to one task per (candidate, fold).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import scipy.sparse as sp
+
+from svmx._shared_gram import gram_matrix
+from svmx._specs import BYTES_PER_MB, KERNEL_TYPES, KernelSpec
+
+from ._clone import clone
+from ._validation import FitOptions, fold_params, score_fit, take_rows
+
+__all__ = ["KernelGroup", "fit_kernel_group", "plan_kernel_groups"]
+
+SHARED_KERNELS = ("linear", "poly", "rbf", "sigmoid")
+
+
+@dataclass(frozen=True)
+class KernelGroup:
+    """Candidates that differ only in C, in increasing C.
+
+    Attributes
+    ----------
+    members : list of int
+        Their indices in the search's candidate list.
+    """
+
+    members: list[int]
+
+
+def _is_svmx_svm(estimator: Any) -> bool:
+    from svmx._base import BaseLibSVM
+
+    return isinstance(estimator, BaseLibSVM)
+
+
+def plan_kernel_groups(estimator: Any, candidates: list[dict[str, Any]], X: Any,
+                       fit_params: dict[str, Any]) -> list[KernelGroup] | None:
+    """The search's candidates grouped by kernel, or None when grouping does not apply.
+
+    It applies to svmx's five estimators with a built-in kernel (and a solver other
+    than ``'block'``, which takes no precomputed kernel), numeric or sparse X,
+    no fit parameter but ``sample_weight``, no ``verbose`` fit, and a float64 Gram
+    matrix over X that fits in ``cache_size``.
+
+    Examples
+    --------
+    >>> from svmx import SVC
+    >>> candidates = [{"C": 4.0, "gamma": 0.5}, {"C": 1.0, "gamma": 0.5}, {"C": 1.0}]
+    >>> [group.members for group in plan_kernel_groups(SVC(), candidates, np.eye(3), {})]
+    [[1, 0], [2]]
+    """
+    if not _is_svmx_svm(estimator) or set(fit_params) - {"sample_weight"}:
+        return None
+    if not (isinstance(X, np.ndarray) and X.ndim == 2 and X.dtype.kind in "fiu"
+            or sp.issparse(X)):
+        return None
+    defaults = estimator.get_params(deep=False)
+    keys: dict[tuple, list[int]] = {}
+    for index, candidate in enumerate(candidates):
+        params = {**defaults, **candidate}
+        if not isinstance(params["kernel"], str) or params["kernel"] not in SHARED_KERNELS:
+            return None
+        if params.get("solver") == "block":  # not available for a precomputed kernel
+            return None
+        if params.get("verbose") or 8.0 * X.shape[0] ** 2 > params["cache_size"] * BYTES_PER_MB:
+            return None
+        key = tuple(sorted((name, repr(value)) for name, value in candidate.items()
+                           if name != "C"))
+        keys.setdefault(key, []).append(index)
+    return [KernelGroup(sorted(members, key=lambda i: float({**defaults, **candidates[i]}
+                                                            .get("C", 1.0))))
+            for members in keys.values()]
+
+
+def _kernel_of(model: Any, X_train: Any) -> KernelSpec:
+    """The kernel a fit of `model` on `X_train` uses (``gamma='scale'`` from its rows)."""
+    from svmx._base import variance_of_entries
+
+    gamma = model.gamma
+    if gamma == "scale":
+        variance = variance_of_entries(X_train)
+        gamma = 1.0 / (X_train.shape[1] * variance) if variance != 0 else 1.0
+    elif gamma == "auto":
+        gamma = 1.0 / X_train.shape[1]
+    return KernelSpec(KERNEL_TYPES[model.kernel], int(model.degree), float(gamma),
+                      float(model.coef0))
+
+
+def fit_kernel_group(estimator: Any, X: Any, y: Any, splits: list, candidates: list[dict],
+                     scorer: Any, options: FitOptions) -> list[list[dict[str, Any]]]:
+    """Fit and score every candidate of one kernel group on every fold.
+
+    ``candidates`` are in increasing C. Returns, per candidate, per fold, what
+    `svmx.model_selection._validation.fit_and_score` returns (``fit_time``
+    includes the fit's share of computing the Gram matrix).
+    """
+    outcomes: list[list[dict[str, Any]]] = [[] for _ in candidates]
+    grams: dict[KernelSpec, tuple[np.ndarray, float]] = {}
+    n_samples = X.shape[0]
+    for train, test in splits:
+        first = clone(estimator).set_params(**candidates[0])
+        kernel = _kernel_of(first, take_rows(X, train))
+        if kernel not in grams:
+            start = time.perf_counter()
+            grams[kernel] = (gram_matrix(X, kernel), 0.0)
+            grams[kernel] = (grams[kernel][0], time.perf_counter() - start)
+        gram, gram_seconds = grams[kernel]
+        share = gram_seconds / (len(candidates) * len(splits))
+        K_train, K_test = gram[np.ix_(train, train)], gram[np.ix_(test, train)]
+        y_train = None if y is None else take_rows(y, train)
+        y_test = None if y is None else take_rows(y, test)
+        weights = fold_params(options.fit_params, n_samples, train).get("sample_weight")
+        previous = None
+        for index, candidate in enumerate(candidates):
+            model = clone(estimator).set_params(**{**candidate, "kernel": "precomputed"})
+
+            def fit(model=model, previous=previous, K_train=K_train, y_train=y_train,
+                    weights=weights) -> None:
+                model._fit_warm(K_train, y_train, weights, previous)
+
+            outcome = score_fit(model, fit, (K_train, y_train, train), (K_test, y_test, test),
+                                n_samples, scorer, options)
+            outcome["fit_time"] += share
+            outcomes[index].append(outcome)
+            previous = model if outcome["fit_error"] is None else None
+    return outcomes
