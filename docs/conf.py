@@ -25,7 +25,6 @@ version = ".".join(release.split(".")[:2])
 extensions = [
     "sphinx.ext.autodoc",
     "sphinx.ext.autosummary",
-    "sphinx.ext.mathjax",
     "sphinx.ext.viewcode",
     "numpydoc",
     "myst_parser",
@@ -39,7 +38,8 @@ exclude_patterns = ["_build", "**.ipynb_checkpoints", "examples/GALLERY_HEADER.r
 templates_path = ["_templates"]
 
 # Markdown (MyST): heading anchors so that links such as differences.md#scaling resolve.
-myst_enable_extensions = ["colon_fence", "deflist", "dollarmath"]
+# No maths extension: formulas are written in Unicode, so the pages need no MathJax download.
+myst_enable_extensions = ["colon_fence", "deflist"]
 myst_heading_anchors = 3
 
 # API reference: autosummary writes one page per object; numpydoc renders the docstrings.
