@@ -67,8 +67,6 @@ sphinx_gallery_conf = {
 
 html_theme = "pydata_sphinx_theme"
 html_title = f"svmx {release}"
-html_static_path = ["_static"]
-html_css_files = ["svmx.css"]
 html_theme_options = {
     "navbar_align": "left",
     "show_toc_level": 2,
