@@ -58,7 +58,7 @@ sphinx_gallery_conf = {
     "filename_pattern": r"/plot_",
     "download_all_examples": False,
     "remove_config_comments": True,
-    "within_subsection_order": "FileNameSortKey",
+    "within_subsection_order": "svmx_docs.ExampleOrder",
     "reference_url": {"svmx": None},
     "matplotlib_animations": False,
     "show_memory": False,
