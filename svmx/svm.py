@@ -207,7 +207,10 @@ class NuSVC(BaseSVC):
 
     Attributes
     ----------
-    As in :class:`SVC`.
+    classes_, support_, support_vectors_, n_support_, dual_coef_, intercept_
+        As in :class:`SVC`.
+    coef_, n_iter_, fit_status_, class_weight_, shape_fit_, n_features_in_, probA_, probB_
+        As in :class:`SVC`.
 
     References
     ----------
@@ -308,8 +311,9 @@ class OneClassSVM(OutlierMixin, BaseSingleProblem):
 
     Attributes
     ----------
-    support_, support_vectors_, n_support_, dual_coef_, intercept_, coef_,
-    n_iter_, fit_status_, shape_fit_, n_features_in_
+    support_, support_vectors_, n_support_, dual_coef_, intercept_
+        As in :class:`SVR`.
+    coef_, n_iter_, fit_status_, shape_fit_, n_features_in_
         As in :class:`SVR`.
     offset_ : ndarray of shape (1,)
         The offset: ``decision_function = score_samples - offset_`` (``-intercept_``).
@@ -387,15 +391,48 @@ class OneClassSVM(OutlierMixin, BaseSingleProblem):
         return self
 
     def decision_function(self, X: Any) -> np.ndarray:
-        """Signed distance to the boundary: positive for inliers, of shape (n_samples,)."""
+        """Signed distance to the boundary: positive for inliers.
+
+        Parameters
+        ----------
+        X : array-like or sparse matrix of shape (n_samples, n_features)
+            Samples; for kernel='precomputed', their kernel values against the
+            training samples, of shape (n_samples, n_training_samples).
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+        """
         return self._raw_decision(X)
 
     def score_samples(self, X: Any) -> np.ndarray:
-        """The unshifted scores ``decision_function(X) + offset_``, of shape (n_samples,)."""
+        """The unshifted scores ``decision_function(X) + offset_``.
+
+        Parameters
+        ----------
+        X : array-like or sparse matrix of shape (n_samples, n_features)
+            Samples; for kernel='precomputed', their kernel values against the
+            training samples, of shape (n_samples, n_training_samples).
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+        """
         return self._raw_decision(X) + self.offset_
 
     def predict(self, X: Any) -> np.ndarray:
-        """+1 for inliers, -1 for outliers, of shape (n_samples,)."""
+        """Classify samples as inliers (+1) or outliers (-1).
+
+        Parameters
+        ----------
+        X : array-like or sparse matrix of shape (n_samples, n_features)
+            Samples; for kernel='precomputed', their kernel values against the
+            training samples, of shape (n_samples, n_training_samples).
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+        """
         return np.where(self._raw_decision(X) > 0, 1, -1)
 
 
@@ -491,7 +528,18 @@ class SVR(RegressorMixin, BaseSingleProblem):
         return self
 
     def predict(self, X: Any) -> np.ndarray:
-        """Predicted targets, of shape (n_samples,)."""
+        """Predict the targets of X.
+
+        Parameters
+        ----------
+        X : array-like or sparse matrix of shape (n_samples, n_features)
+            Samples; for kernel='precomputed', their kernel values against the
+            training samples, of shape (n_samples, n_training_samples).
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+        """
         return self._raw_decision(X)
 
 
@@ -509,7 +557,10 @@ class NuSVR(RegressorMixin, BaseSingleProblem):
 
     Attributes
     ----------
-    As in :class:`SVR`.
+    support_, support_vectors_, n_support_, dual_coef_, intercept_
+        As in :class:`SVR`.
+    coef_, n_iter_, fit_status_, shape_fit_, n_features_in_
+        As in :class:`SVR`.
 
     Examples
     --------
@@ -559,10 +610,36 @@ class NuSVR(RegressorMixin, BaseSingleProblem):
         return Problem("nu_svr", C=bounds, target=targets, nu=float(self.nu))
 
     def fit(self, X: Any, y: Any, sample_weight: Any = None) -> NuSVR:
-        """Fit the regression on X and targets y; see :meth:`SVR.fit`."""
+        """Fit the regression on X and targets y.
+
+        Parameters
+        ----------
+        X : array-like or sparse matrix of shape (n_samples, n_features)
+            Training vectors; for kernel='precomputed' the (n_samples, n_samples)
+            Gram matrix.
+        y : array-like of shape (n_samples,)
+            Targets.
+        sample_weight : array-like of shape (n_samples,), optional
+            Per-sample weights: they rescale each sample's upper bound C.
+
+        Returns
+        -------
+        self
+        """
         self._fit_single(X, y, sample_weight)
         return self
 
     def predict(self, X: Any) -> np.ndarray:
-        """Predicted targets, of shape (n_samples,)."""
+        """Predict the targets of X.
+
+        Parameters
+        ----------
+        X : array-like or sparse matrix of shape (n_samples, n_features)
+            Samples; for kernel='precomputed', their kernel values against the
+            training samples, of shape (n_samples, n_training_samples).
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+        """
         return self._raw_decision(X)

@@ -75,7 +75,7 @@ def dump_svmlight_file(
     zero_based : bool, default=False
         Write column indices from 0 instead of LIBSVM's 1.
     comment : str, optional
-        Written first, each of its lines prefixed by ``# ``.
+        Written first, each of its lines prefixed by ``#`` and a space.
 
     Examples
     --------

@@ -155,7 +155,7 @@ class SupervisedDiscretizer(TransformerMixin, BaseEstimator):
     cuts_ : list of ndarray
         Sorted cut points of each column; bin ``b`` is
         ``cuts_[b - 1] <= x < cuts_[b]`` with ``-inf`` and ``inf`` at the ends.
-    n_bins_ : ndarray of shape (n_features_in_,)
+    n_bins_ : ndarray of shape (``n_features_in_``,)
         Number of bins of each column.
     classes_ : ndarray of shape (n_classes,)
         Sorted class labels.
@@ -260,14 +260,14 @@ class SupervisedDiscretizer(TransformerMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features_in_)
+        X : array-like of shape (n_samples, ``n_features_in_``)
             Values without NaN; infinities fall in the outer bins.
 
         Returns
         -------
         ndarray
-            Of shape (n_samples, n_features_in_) and dtype int64 for
-            ``encode='ordinal'``; of shape (n_samples, n_bins_.sum()) and
+            Of shape (n_samples, ``n_features_in_``) and dtype int64 for
+            ``encode='ordinal'``; of shape (n_samples, ``n_bins_.sum()``) and
             dtype float64 for ``encode='onehot'``.
         """
         check_fitted(self, "cuts_")

@@ -11,7 +11,7 @@ __all__ = ["class_counts", "label_encode"]
 
 
 def label_encode(labels: npt.ArrayLike) -> tuple[np.ndarray, np.ndarray]:
-    """Map labels to integer codes ``0 .. n_classes - 1`` in sorted class order.
+    """Map labels to integer codes, from 0 to ``n_classes - 1`` in sorted class order.
 
     Parameters
     ----------

@@ -69,9 +69,9 @@ class OneHotEncoder(TransformerMixin, BaseEstimator):
     ----------
     categories_ : list of ndarray
         The sorted levels of each input column.
-    level_counts_ : ndarray of shape (n_features_in_,)
+    level_counts_ : ndarray of shape (``n_features_in_``,)
         Number of levels of each column.
-    offsets_ : ndarray of shape (n_features_in_,)
+    offsets_ : ndarray of shape (``n_features_in_``,)
         First output column of each input column: ``cumsum`` of the level
         counts, starting at 0.
     n_features_in_ : int
@@ -176,12 +176,12 @@ class OneHotEncoder(TransformerMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features_in_)
+        X : array-like of shape (n_samples, ``n_features_in_``)
             Categorical data.
 
         Returns
         -------
-        ndarray or csr_matrix of shape (n_samples, n_features_out_)
+        ndarray or csr_matrix of shape (n_samples, ``n_features_out_``)
         """
         check_fitted(self, "categories_")
         self._check_handle_unknown()
@@ -209,11 +209,11 @@ class OneHotEncoder(TransformerMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : array-like or sparse matrix of shape (n_samples, n_features_out_)
+        X : array-like or sparse matrix of shape (n_samples, ``n_features_out_``)
 
         Returns
         -------
-        ndarray of shape (n_samples, n_features_in_)
+        ndarray of shape (n_samples, ``n_features_in_``)
             Of the levels' common dtype, or ``object`` if they differ or a
             ``None`` occurs.
         """
@@ -244,7 +244,7 @@ class OneHotEncoder(TransformerMixin, BaseEstimator):
 
         Returns
         -------
-        ndarray of str of shape (n_features_out_,)
+        ndarray of str of shape (``n_features_out_``,)
         """
         check_fitted(self, "categories_")
         names = _column_names(input_features, self.n_features_in_, "input_features")
