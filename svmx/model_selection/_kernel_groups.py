@@ -13,9 +13,10 @@ For svmx's estimators with a built-in kernel the search groups the candidates in
   optimum is the same (the search picks what a cold search picks).
 
 The groups are the tasks handed to joblib, so they run on any backend (dask included)
-with results identical to a local run. The Gram matrix (float64, n x n) must fit in the
-estimator's ``cache_size``; without room, or for other estimators, kernels or fit
-parameters, the search falls back to one task per (candidate, fold).
+with results identical to a local run. The Gram matrix (float64, n x n) and a fold's
+blocks of it (at most as much again) must fit in the estimator's ``cache_size``; without
+room, or for other estimators, kernels or fit parameters, the search falls back to one
+task per (candidate, fold).
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from svmx._specs import BYTES_PER_MB, KERNEL_TYPES, KernelSpec
 from ._clone import clone
 from ._validation import FitOptions, fold_params, score_fit, take_rows
 
-__all__ = ["KernelGroup", "fit_kernel_group", "plan_kernel_groups"]
+__all__ = ["KernelGroup", "fit_kernel_group", "group_bytes", "plan_kernel_groups"]
 
 SHARED_KERNELS = ("linear", "poly", "rbf", "sigmoid")
 
@@ -51,6 +52,18 @@ class KernelGroup:
     members: list[int]
 
 
+def group_bytes(n_samples: int) -> float:
+    """Memory of one group's task: the float64 Gram matrix over the samples, and a fold's
+    training and test blocks of it (n_train x n_train + n_test x n_train <= n x n).
+
+    Examples
+    --------
+    >>> group_bytes(1000) / 2**20  # MB
+    15.2587890625
+    """
+    return 2 * 8.0 * n_samples * n_samples
+
+
 def _is_svmx_svm(estimator: Any) -> bool:
     from svmx._base import BaseLibSVM
 
@@ -64,7 +77,7 @@ def plan_kernel_groups(estimator: Any, candidates: list[dict[str, Any]], X: Any,
     It applies to svmx's five estimators with a built-in kernel (and a solver other
     than ``'block'``, which takes no precomputed kernel), numeric or sparse X,
     no fit parameter but ``sample_weight``, no ``verbose`` fit, and a float64 Gram
-    matrix over X that fits in ``cache_size``.
+    matrix over X that fits in ``cache_size`` twice over (`group_bytes`).
 
     Examples
     --------
@@ -86,7 +99,7 @@ def plan_kernel_groups(estimator: Any, candidates: list[dict[str, Any]], X: Any,
             return None
         if params.get("solver") == "block":  # not available for a precomputed kernel
             return None
-        if params.get("verbose") or 8.0 * X.shape[0] ** 2 > params["cache_size"] * BYTES_PER_MB:
+        if params.get("verbose") or group_bytes(X.shape[0]) > params["cache_size"] * BYTES_PER_MB:
             return None
         key = tuple(sorted((name, repr(value)) for name, value in candidate.items()
                            if name != "C"))

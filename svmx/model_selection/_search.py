@@ -200,8 +200,9 @@ class GridSearch(BaseEstimator):
     share_kernels : bool, default=True
         For svmx's estimators with a built-in kernel, group the candidates by
         kernel: each group's task computes the Gram matrix once for all its
-        folds and C values (it must fit in the estimator's ``cache_size``, else
-        the search fits each candidate from scratch) and solves each fold's C
+        folds and C values (with a fold's blocks of it, twice its float64 size
+        must fit in the estimator's ``cache_size``, else the search fits each
+        candidate from scratch) and solves each fold's C
         values in increasing order, C-SVC and epsilon-SVR warm-started from the
         previous C (alpha seeding); the optimum, and so the choice, is the same.
         An svmx extension (False: scikit-learn's one task per candidate and fold).
