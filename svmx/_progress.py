@@ -188,12 +188,12 @@ class ProgressBar:
 class FitStatus:
     """One line telling how far a long fit has come, on standard error.
 
-    ``[svmx] SVC: pair 3/45: 12,000 iterations, gap 3.1e-02 (tol 1e-03)``: the
+    ``[svmx] SVC: pair 3/45: 12,000 iterations, gap 3.1e-02 (tol 0.001)``: the
     solver's iterations so far and its optimality gap (the maximal violation of
     the optimality conditions), which falls to `tol` when the solve ends. On a
     terminal the line is redrawn in place at most four times a second and erased
-    (`clear`) before other output; into a file or pipe a plain line is written at
-    most every two seconds. A fit that ends within the first interval writes
+    before other output (`write_output`, `clear`); into a file or pipe a plain
+    line is written at most every two seconds. A fit that ends within the first interval writes
     nothing. Updates may come from several threads (one-vs-one pairs).
 
     Parameters
@@ -217,7 +217,7 @@ class FitStatus:
     >>> now[0] = 2.5
     >>> status.update("pair 1/3", 2000, 0.031, 1e-3)
     >>> stream.getvalue()
-    '[svmx] SVC: pair 1/3: 2,000 iterations, gap 3.1e-02 (tol 1e-03)\\n'
+    '[svmx] SVC: pair 1/3: 2,000 iterations, gap 3.1e-02 (tol 0.001)\\n'
     """
 
     def __init__(self, prefix: str = "", stream: TextIO | None = None,
@@ -229,6 +229,7 @@ class FitStatus:
         self.throttle = Throttle(_interval_for(self.terminal), clock)
         self._lock = threading.Lock()
         self._drawn = False
+        self._held: list[str] = []
 
     def _write(self, text: str) -> None:
         stream = self.stream if self.stream is not None else sys.stderr
@@ -254,12 +255,33 @@ class FitStatus:
                 return
             where = f"{task}: " if task else ""
             text = (f"{self.prefix}{where}{int(n_iter):,} iterations, "
-                    f"gap {gap:.1e} (tol {tol:.0e})")
+                    f"gap {gap:.1e} (tol {tol:g})")
             if self.terminal:
                 self._write(f"\r{text}\x1b[K")
                 self._drawn = True
             else:
                 self._write(f"{text}\n")
+
+    def write_output(self, stream: TextIO, text: str) -> None:
+        """Write other output (LIBSVM's) to `stream`, never on the status line's row.
+
+        On a terminal that shows both, LIBSVM's progress markers (``.`` and ``*``,
+        which carry what the status line shows) are held back and written with its
+        next line of text, once the status line is erased; so the screen shows the
+        status line while the solve runs, then LIBSVM's output intact. Into a file
+        or pipe everything is written at once.
+        """
+        with self._lock:
+            if (self.terminal and "\n" not in text and not text.strip(".*")
+                    and is_terminal(stream)):
+                self._held.append(text)
+                return
+            if "\n" in text and self._drawn:
+                self._write(_ERASE_LINE)
+                self._drawn = False
+            held, self._held = "".join(self._held), []
+            stream.write(held + text)
+            stream.flush()
 
     def clear(self) -> None:
         """Erase the line from the terminal, if it is drawn (before other output)."""

@@ -112,11 +112,12 @@ class BufferedLog(TrainingLog):
 def _write_flushed(stream_name: str, text: str, status: FitStatus | None = None) -> None:
     # The stream is looked up at each write, so redirections (pytest's capture,
     # contextlib.redirect_stdout) are honoured; flushing keeps the order of the
-    # two streams on a terminal. A status line drawn on the terminal is erased
-    # before a line of text, so that the two never share a line.
-    if status is not None and "\n" in text:
-        status.clear()
+    # two streams on a terminal. With a status line, it places the text so that the
+    # two never share a terminal line (FitStatus.write_output).
     stream = getattr(sys, stream_name)
+    if status is not None:
+        status.write_output(stream, text)
+        return
     stream.write(text)
     stream.flush()
 
@@ -355,8 +356,11 @@ def _pair_logs(log: TrainingLog | None, n_pairs: int, threads: int) -> list:
     its text, replayed in training order."""
     if log is None:
         return [None] * n_pairs
-    return [(log if threads == 1 else log.buffered()).for_task(f"pair {number + 1}/{n_pairs}")
-            for number in range(n_pairs)]
+    logs = [log if threads == 1 else log.buffered() for _ in range(n_pairs)]
+    if n_pairs == 1:  # one problem: its progress needs no label
+        return logs
+    return [pair_log.for_task(f"pair {number + 1}/{n_pairs}")
+            for number, pair_log in enumerate(logs)]
 
 
 def _pair_inputs(matrix, class_rows: list[np.ndarray], kernel: KernelSpec,

@@ -55,7 +55,7 @@ def test_status_line_on_a_terminal_redraws_in_place_and_clears():
         clock.now = step * 0.1
         status.update("", 1000 * step, 0.5 / step, 1e-3)
     drawn = stream.getvalue()
-    assert drawn == ("\r[svmx] SVC: 3,000 iterations, gap 1.7e-01 (tol 1e-03)\x1b[K")
+    assert drawn == ("\r[svmx] SVC: 3,000 iterations, gap 1.7e-01 (tol 0.001)\x1b[K")
     status.clear()
     status.clear()  # erased once
     assert stream.getvalue() == drawn + "\r\x1b[K"
@@ -69,9 +69,30 @@ def test_status_line_into_a_file_writes_a_line_every_two_seconds():
         status.update("pair 2/3", 1000 * step, 1.0 / step, 1e-3)
     status.clear()  # nothing to erase in a file
     assert stream.getvalue().splitlines() == [
-        "pair 2/3: 4,000 iterations, gap 2.5e-01 (tol 1e-03)",
-        "pair 2/3: 8,000 iterations, gap 1.2e-01 (tol 1e-03)",
+        "pair 2/3: 4,000 iterations, gap 2.5e-01 (tol 0.001)",
+        "pair 2/3: 8,000 iterations, gap 1.2e-01 (tol 0.001)",
     ]
+
+
+class _Terminal(io.StringIO):
+    def isatty(self):
+        return True
+
+
+def test_libsvm_markers_wait_for_its_next_line_on_a_shared_terminal():
+    clock, screen = _Clock(), _Terminal()
+    status = FitStatus("", screen, clock=clock)  # a terminal, as its stream says
+    status.write_output(screen, ".")
+    clock.now = 1.0
+    status.update("", 1000, 0.5, 1e-3)
+    status.write_output(screen, "*")
+    status.write_output(screen, ".")
+    status.write_output(screen, "\noptimization finished, #iter = 2000\n")
+    assert screen.getvalue() == ("\r1,000 iterations, gap 5.0e-01 (tol 0.001)\x1b[K"
+                                 "\r\x1b[K.*.\noptimization finished, #iter = 2000\n")
+    into_file = io.StringIO()  # another stream (a file): written at once
+    status.write_output(into_file, ".")
+    assert into_file.getvalue() == "."
 
 
 def _status_lines(err):
@@ -151,8 +172,8 @@ def test_on_a_terminal_the_line_is_redrawn_and_erased_before_libsvm_text():
     """)
     parent, child = os.openpty()
     try:
-        result = subprocess.run([sys.executable, "-c", script], stdout=subprocess.PIPE,
-                                stderr=child, timeout=600, check=True)
+        subprocess.run([sys.executable, "-c", script], stdout=child, stderr=child,
+                       timeout=600, check=True)
         os.close(child)
         child = -1
         err = b""
@@ -168,8 +189,13 @@ def test_on_a_terminal_the_line_is_redrawn_and_erased_before_libsvm_text():
         if child >= 0:
             os.close(child)
         os.close(parent)
-    text = err.decode()
+    # Both streams on one terminal: the status line is redrawn in place, LIBSVM's
+    # markers wait, and once the line is erased LIBSVM's output comes out intact.
+    text = err.decode().replace("\r\n", "\n")  # the terminal's newline translation
     draws = re.findall(r"\r(\[svmx\] SVC: [^\r\x1b]*)\x1b\[K", text)
     assert len(draws) >= 2 and all(STATUS.fullmatch(draw) for draw in draws)
-    assert text.endswith("\r\x1b[K")  # erased before LIBSVM's closing lines
-    assert b"optimization finished" in result.stdout
+    erased = text.rindex("\r\x1b[K")
+    while_solving = re.sub(r"\r\[svmx\] SVC: [^\r\x1b]*\x1b\[K", "", text[:erased])
+    assert "." not in while_solving and "*" not in while_solving
+    libsvm = text[erased + len("\r\x1b[K"):]
+    assert re.match(r"[.*]+\noptimization finished, #iter = \d+\n", libsvm)

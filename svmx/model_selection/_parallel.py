@@ -38,17 +38,24 @@ def parallel_map(
     n_jobs: int | None,
     progress: ProgressBar,
     pre_dispatch: int | str = "2*n_jobs",
+    steps: Sequence[int] | None = None,
 ) -> list[Any]:
-    """Return ``[function(*task) for task in tasks]``, possibly in parallel, in order."""
+    """Return ``[function(*task) for task in tasks]``, possibly in parallel, in order.
+
+    Each finished task advances `progress` by one, or by ``steps[i]`` (the fits
+    task i stands for).
+    """
+    advance = [1] * len(tasks) if steps is None else list(steps)
     if joblib is None:
         results = []
-        for task in tasks:
+        for task, step in zip(tasks, advance, strict=True):
             results.append(function(*task))
-            progress.update()
+            progress.update(step)
         return results
     parallel = joblib.Parallel(n_jobs=n_jobs, pre_dispatch=pre_dispatch, return_as="generator")
     results = []
-    for result in parallel(joblib.delayed(function)(*task) for task in tasks):
+    for result, step in zip(parallel(joblib.delayed(function)(*task) for task in tasks),
+                            advance, strict=True):
         results.append(result)
-        progress.update()
+        progress.update(step)
     return results

@@ -357,10 +357,11 @@ class GridSearch(BaseEstimator):
                 return parallel_map(fit_and_score, tasks, n_jobs, progress, self.pre_dispatch)
         tasks = [(self.estimator, X, y, splits, [candidates[i] for i in group.members],
                   scorer, options) for group in groups]
-        with ProgressBar(len(tasks), type(self).__name__,
+        fits = [len(group.members) * len(splits) for group in groups]
+        with ProgressBar(sum(fits), type(self).__name__,
                          enabled=bool(self.verbose)) as progress:
             per_group = parallel_map(fit_kernel_group, tasks, n_jobs, progress,
-                                     self.pre_dispatch)
+                                     self.pre_dispatch, steps=fits)
         outcomes: list[dict[str, Any]] = [{} for _ in range(len(candidates) * len(splits))]
         for group, results in zip(groups, per_group, strict=True):
             for member, folds in zip(group.members, results, strict=True):
