@@ -33,6 +33,7 @@ class PairSolution:
     rho: float
     n_iter: int
     status: int
+    objective: float = float("nan")  # the solver's dual objective (warm starts read it)
 
 
 def ovo_pairs(n_classes: int) -> list[tuple[int, int]]:
@@ -92,6 +93,7 @@ def assemble_one_vs_one(class_rows: list[np.ndarray], solutions: list[PairSoluti
         "dual_coef": dual_coef,
         "intercept": np.array([-s.rho for s in solutions], dtype=np.float64),
         "n_iter": np.array([s.n_iter for s in solutions], dtype=np.int32),
+        "objective": np.array([s.objective for s in solutions], dtype=np.float64),
         "fit_status": int(any(s.status != 0 for s in solutions)),
     }
 

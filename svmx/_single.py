@@ -62,10 +62,12 @@ class BaseSingleProblem(BaseLibSVM):
         bounds = self._bound_scale() * weights[rows]
         problem = self._problem(None if targets is None else targets[rows], bounds)
         if seed_from is not None and problem.formulation == "epsilon_svr":
-            problem = problem.seeded(
-                regression_seed(seed_from, rows, float(self.C) / float(seed_from.C)))
-        prob_a, extra = np.empty(0, dtype=np.float64), {}
+            problem = problem.seeded(regression_seed(
+                seed_from, rows, problem.target, problem.epsilon,
+                float(self.C) / float(seed_from.C)))
+        prob_a = np.empty(0, dtype=np.float64)
         solution = solve_problem(matrix, rows, problem, kernel, solve)
+        extra = {"_objective": float(solution.obj)}
         nonzero = solution.coef != 0
         support = rows[nonzero].astype(np.int32)
         # LIBSVM 3.37 fits the probability model after the model itself.

@@ -391,7 +391,7 @@ def _turned_to_given_order(trained: list[tuple[int, int]], results,
             n_i = class_rows[i].size
             coef, rho = -np.concatenate([coef[n_i:], coef[:n_i]]), -rho
             i, j = j, i
-        by_pair[i, j] = PairSolution(i, j, coef, rho, result.n_iter, result.status)
+        by_pair[i, j] = PairSolution(i, j, coef, rho, result.n_iter, result.status, result.obj)
     return [by_pair[pair] for pair in ovo_pairs(len(class_rows))]
 
 

@@ -1,12 +1,21 @@
 """Starting points for warm starts along C (alpha seeding, DeCoste & Wagstaff 2000).
 
 For C-SVC and epsilon-SVR the dual's box is [0, C w_i] and its equality constraint
-(y' alpha = 0, or sum(alpha - alpha*) = 0) does not involve C, so a solution for C_old,
-scaled by C_new / C_old, is a feasible point of the problem for C_new; from there the
-solver needs far fewer iterations than from 0, and it reaches the same optimum (the
-problem is convex; the solver stops at the same optimality gap). The seeds are read
-from the previous model's LIBSVM layout, which must have been fitted on the same rows
-with the same weights and kernel.
+(y' alpha = 0, or sum(alpha - alpha*) = 0) does not involve C, so a solution for C_old
+scaled by any s in [0, C_new / C_old] is a feasible point of the problem for C_new; the
+solver reaches the same optimum from it (the problem is convex; it stops at the same
+optimality gap), in fewer iterations the closer the seed is.
+
+The scale is the best one along that ray. The dual objective at s alpha is
+f(s) = s^2 A + s B, with A = alpha'Q alpha / 2 (C-SVC: B = -sum(alpha); SVR: B =
+epsilon |c|_1 - y'c for c = alpha - alpha*), and A follows from the previous solve's
+objective f(1) = A + B without a kernel value; so s = -B / 2A, clipped to the box.
+Where the previous C bounded every support vector this is C_new / C_old (DeCoste &
+Wagstaff's scaling); where C no longer binds (the support vectors are free) it is 1,
+the previous solution, which is then already optimal.
+
+The seeds are read from the previous model's LIBSVM layout and objectives, which must
+come from a fit on the same rows with the same weights and kernel.
 """
 
 from __future__ import annotations
@@ -18,7 +27,26 @@ import scipy.sparse as sp
 
 from svmx._layout import ovo_pairs
 
-__all__ = ["pair_seeds", "regression_seed"]
+__all__ = ["best_scale", "pair_seeds", "regression_seed"]
+
+
+def best_scale(objective: float, linear: float, limit: float) -> float:
+    """The s in [0, limit] that minimises f(s) = s^2 A + s B, given f(1) = `objective`
+    and B = `linear` (so A = objective - linear).
+
+    Examples
+    --------
+    >>> best_scale(-1.0, -2.0, 4.0)  # A = 1, B = -2: s = 1
+    1.0
+    >>> best_scale(-3.0, -4.0, 4.0)  # A = 1, B = -4: s = 2
+    2.0
+    >>> best_scale(-7.0, -8.0, 2.0)  # s = 4, clipped to the box
+    2.0
+    """
+    quadratic = objective - linear
+    if not (np.isfinite(quadratic) and np.isfinite(linear)) or quadratic <= 0:
+        return limit
+    return float(min(max(-linear / (2.0 * quadratic), 0.0), limit))
 
 
 def _dense_coef(model: Any) -> np.ndarray:
@@ -48,8 +76,8 @@ def pair_seeds(previous: Any, class_rows: list[np.ndarray],
     >>> X = np.array([[0.0], [1.0], [3.0], [4.0]])
     >>> model = SVC(kernel="linear", C=0.1).fit(X, [0, 0, 1, 1])
     >>> seeds = pair_seeds(model, [np.array([0, 1]), np.array([2, 3])], 2.0)
-    >>> np.round(seeds[0, 1], 6).tolist()  # feasible for C = 0.2: y'alpha = 0, in [0, 0.2]
-    [0.15, 0.2, 0.2, 0.15]
+    >>> np.round(seeds[0, 1], 6).tolist()  # alpha times 1.4, the best scale in [0, 2]
+    [0.105, 0.14, 0.14, 0.105]
     """
     n_classes = len(class_rows)
     n_support = np.asarray(previous._n_support)
@@ -62,28 +90,32 @@ def pair_seeds(previous: Any, class_rows: list[np.ndarray],
     where = [_positions(class_rows[c], support[blocks[c]]) for c in range(n_classes)]
     if any(at is None for at in where):
         return None
+    objectives = getattr(previous, "_pair_objectives", None)
     seeds = {}
-    for i, j in ovo_pairs(n_classes):
+    for number, (i, j) in enumerate(ovo_pairs(n_classes)):
         alpha = np.zeros(class_rows[i].size + class_rows[j].size)
         alpha[where[i]] = coef[j - 1, blocks[i]]
         alpha[class_rows[i].size + where[j]] = coef[i, blocks[j]]
-        seeds[i, j] = alpha * scale
+        objective = np.nan if objectives is None else float(objectives[number])
+        seeds[i, j] = alpha * best_scale(objective, -float(alpha.sum()), scale)
     return seeds
 
 
-def regression_seed(previous: Any, rows: np.ndarray, scale: float) -> np.ndarray | None:
+def regression_seed(previous: Any, rows: np.ndarray, targets: np.ndarray, epsilon: float,
+                    scale: float) -> np.ndarray | None:
     """alpha then alpha* of `previous` (a fitted epsilon-SVR) over `rows`, times `scale`.
 
     A support vector's coefficient alpha_i - alpha*_i is positive (alpha_i) or
-    negative (alpha*_i); at the optimum never both. None when `previous` was
-    fitted on other rows.
+    negative (alpha*_i); at the optimum never both. `targets` are the rows'
+    targets and `epsilon` the tube's half-width (for the best scale). None when
+    `previous` was fitted on other rows.
 
     Examples
     --------
     >>> from svmx import SVR
     >>> X = np.array([[0.0], [1.0], [2.0]])
     >>> model = SVR(kernel="linear", C=0.01, epsilon=0.1).fit(X, [0.0, 1.0, 2.0])
-    >>> regression_seed(model, np.arange(3), 3.0).round(6).tolist()
+    >>> regression_seed(model, np.arange(3), np.array([0.0, 1.0, 2.0]), 0.1, 3.0).round(6).tolist()
     [0.0, 0.0, 0.03, 0.03, 0.0, 0.0]
     """
     at = _positions(np.asarray(rows), np.asarray(previous.support_))
@@ -93,4 +125,5 @@ def regression_seed(previous: Any, rows: np.ndarray, scale: float) -> np.ndarray
     alpha = np.zeros(2 * rows.size)
     alpha[at] = np.maximum(coef, 0.0)
     alpha[rows.size + at] = np.maximum(-coef, 0.0)
-    return alpha * scale
+    linear = epsilon * float(np.abs(coef).sum()) - float(np.asarray(targets)[at] @ coef)
+    return alpha * best_scale(float(getattr(previous, "_objective", np.nan)), linear, scale)

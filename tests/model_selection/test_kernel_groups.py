@@ -90,6 +90,20 @@ def test_warm_start_saves_iterations_at_large_c():
     assert warm < cold
 
 
+def test_where_c_no_longer_binds_the_seed_is_the_optimum():
+    # dna (300 rows, gamma 2^-5): from C = 2^5 on, no support vector is at its bound, so
+    # the solution stops changing; the best scale along the previous solution is 1 and
+    # the seeded solve has (almost) nothing left to do.
+    X, y = _subset("dna.scale")
+    previous = SVC(C=2.0 ** 5, gamma=2.0 ** -5).fit(X, y)
+    assert np.all(np.abs(previous.dual_coef_) < 2.0 ** 5)
+    cold = SVC(C=2.0 ** 7, gamma=2.0 ** -5).fit(X, y)
+    warm = SVC(C=2.0 ** 7, gamma=2.0 ** -5)._fit_warm(X, y, None, previous)
+    assert warm.n_iter_[0] <= max(10, cold.n_iter_[0] // 20)
+    np.testing.assert_allclose(warm.decision_function(X), cold.decision_function(X),
+                               rtol=0, atol=1e-2)
+
+
 def test_a_seed_that_breaks_the_equality_constraint_is_dropped():
     X, y = _subset("heart_scale")
     weights = np.where(np.arange(y.size) % 3 == 0, 6.0, 1.0)
