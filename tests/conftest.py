@@ -7,6 +7,7 @@ but is not shipped with the package, so a test that needs a missing file is skip
 
 import contextlib
 import ctypes
+import os
 from functools import cache
 from pathlib import Path
 
@@ -87,3 +88,16 @@ def one_openmp_thread():
         yield
     finally:
         gomp.omp_set_num_threads(threads)
+
+
+def svmx_child_env(**extra):
+    """The environment for a child ``python`` that must import the svmx under test (the
+    installed wheel in CI), not a source tree in its working directory: the package's
+    home first on PYTHONPATH. Run the child with ``cwd`` outside the checkout as well."""
+    import svmx
+
+    home = str(Path(svmx.__file__).resolve().parent.parent)
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([home, *filter(None, [env.get("PYTHONPATH")])])
+    env.update(extra)
+    return env

@@ -6,10 +6,12 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 import textwrap
 
 import numpy as np
 import pytest
+from conftest import svmx_child_env
 
 from svmx import SVC, SVR, NuSVC, _progress
 from svmx._progress import FitStatus, ProgressBar
@@ -173,7 +175,8 @@ def test_on_a_terminal_the_line_is_redrawn_and_erased_before_libsvm_text():
     parent, child = os.openpty()
     try:
         subprocess.run([sys.executable, "-c", script], stdout=child, stderr=child,
-                       timeout=600, check=True)
+                       cwd=tempfile.gettempdir(), env=svmx_child_env(), timeout=600,
+                       check=True)
         os.close(child)
         child = -1
         err = b""

@@ -10,10 +10,12 @@ cores. ``benchmarks/bench_threads.py`` measures what that saves.
 import os
 import subprocess
 import sys
+import tempfile
 import textwrap
 
 import numpy as np
 import pytest
+from conftest import svmx_child_env
 
 from svmx import SVC, SVR
 from svmx._config import build_info
@@ -25,10 +27,13 @@ needs_openmp = pytest.mark.skipif(not build_info()["openmp"], reason="a build wi
 
 
 def _in_child(code, **environment):
-    env = {key: value for key, value in os.environ.items() if key != "OMP_NUM_THREADS"}
-    env.update(environment)
+    env = svmx_child_env(**environment)
+    if "OMP_NUM_THREADS" not in environment:
+        env.pop("OMP_NUM_THREADS", None)
+    # Outside the checkout, so that the child imports the svmx under test.
     result = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], env=env,
-                            capture_output=True, text=True, timeout=600, check=True)
+                            cwd=tempfile.gettempdir(), capture_output=True, text=True,
+                            timeout=600, check=True)
     return result.stdout.split()
 
 
