@@ -29,7 +29,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from svmx._shared_gram import gram_matrix
-from svmx._specs import BYTES_PER_MB, KERNEL_TYPES, KernelSpec
+from svmx._specs import BYTES_PER_MB, KernelSpec
 
 from ._clone import clone
 from ._validation import FitOptions, fold_params, score_fit, take_rows
@@ -109,20 +109,6 @@ def plan_kernel_groups(estimator: Any, candidates: list[dict[str, Any]], X: Any,
             for members in keys.values()]
 
 
-def _kernel_of(model: Any, X_train: Any) -> KernelSpec:
-    """The kernel a fit of `model` on `X_train` uses (``gamma='scale'`` from its rows)."""
-    from svmx._base import variance_of_entries
-
-    gamma = model.gamma
-    if gamma == "scale":
-        variance = variance_of_entries(X_train)
-        gamma = 1.0 / (X_train.shape[1] * variance) if variance != 0 else 1.0
-    elif gamma == "auto":
-        gamma = 1.0 / X_train.shape[1]
-    return KernelSpec(KERNEL_TYPES[model.kernel], int(model.degree), float(gamma),
-                      float(model.coef0))
-
-
 def fit_kernel_group(estimator: Any, X: Any, y: Any, splits: list, candidates: list[dict],
                      scorer: Any, options: FitOptions) -> list[list[dict[str, Any]]]:
     """Fit and score every candidate of one kernel group on every fold.
@@ -135,12 +121,13 @@ def fit_kernel_group(estimator: Any, X: Any, y: Any, splits: list, candidates: l
     grams: dict[KernelSpec, tuple[np.ndarray, float]] = {}
     n_samples = X.shape[0]
     for train, test in splits:
-        first = clone(estimator).set_params(**candidates[0])
-        kernel = _kernel_of(first, take_rows(X, train))
+        # The kernel a fit on the fold's rows uses (gamma='scale' from those rows).
+        kernel = clone(estimator).set_params(**candidates[0])._training_kernel(
+            take_rows(X, train))
         if kernel not in grams:
             start = time.perf_counter()
-            grams[kernel] = (gram_matrix(X, kernel), 0.0)
-            grams[kernel] = (grams[kernel][0], time.perf_counter() - start)
+            gram = gram_matrix(X, kernel)
+            grams[kernel] = (gram, time.perf_counter() - start)
         gram, gram_seconds = grams[kernel]
         share = gram_seconds / (len(candidates) * len(splits))
         K_train, K_test = gram[np.ix_(train, train)], gram[np.ix_(test, train)]
