@@ -161,6 +161,16 @@ def _cpusmall(data_dir):
     return (*data, ["every 5th row is test", "epsilon-SVR, epsilon=0.1"])
 
 
+def _abalone(data_dir):
+    data = _split_every(5, *_read(data_dir, "abalone_scale", 8))
+    return (*data, ["every 5th row is test", "epsilon-SVR, epsilon=0.1"])
+
+
+def _housing(data_dir):
+    data = _split_every(5, *_read(data_dir, "housing_scale", 13))
+    return (*data, ["every 5th row is test", "epsilon-SVR, epsilon=0.1"])
+
+
 # name -> (task, recipe); the order is the order of the report.
 RECIPES = {
     "heart_scale": (CLASSIFICATION, _heart_scale),
@@ -175,6 +185,8 @@ RECIPES = {
     "w8a": (CLASSIFICATION, _w8a),
     "ijcnn1": (CLASSIFICATION, _ijcnn1),
     "cpusmall_scale": (REGRESSION, _cpusmall),
+    "abalone_scale": (REGRESSION, _abalone),
+    "housing_scale": (REGRESSION, _housing),
 }
 QUICK = ["heart_scale", "dna.scale", "mushrooms", "svmguide1", "ijcnn1_10k"]
 FULL = [name for name in RECIPES if name != "ijcnn1_10k"]

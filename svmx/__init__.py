@@ -9,7 +9,7 @@ Examples
 """
 
 from svmx import datasets, io, model_selection, preprocessing
-from svmx._config import show_config
+from svmx._config import check_isa_setting, show_config
 from svmx._version import __version__
 from svmx.exceptions import ConvergenceWarning, InvalidParameterError, NotFittedError
 from svmx.svm import SVC, SVR, NuSVC, NuSVR, OneClassSVM
@@ -30,3 +30,6 @@ __all__ = [
     "preprocessing",
     "show_config",
 ]
+
+# An SVMX_ISA the loops cannot read would be ignored by them: refuse it here instead.
+check_isa_setting()

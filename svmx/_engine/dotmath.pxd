@@ -1,21 +1,18 @@
 # Vectorised dot-product blocks for prediction.
 #
 # Plain C loops the compiler turns into SIMD code. With GCC on x86-64 Linux each
-# is also compiled for x86-64-v3 (AVX2 + FMA) and x86-64-v4 (AVX-512), chosen
-# at load time. Sums are formed in a fixed order (lane by lane, then the lanes
-# in order), so a result does not depend on which thread computes it, only on
-# the machine's instruction set.
+# is compiled for x86-64-v4 (AVX-512), x86-64-v3 (AVX2 + FMA) and the baseline,
+# and a call runs the widest the CPU has unless SVMX_ISA caps it (isa.pxd).
+# Sums are formed in a fixed order (lane by lane, then the lanes in order), so a
+# result does not depend on which thread computes it; the paths differ only by
+# the rounding of fused multiply-adds (1e-16 relative per product).
+
+from svmx._engine.isa cimport isa_level  # noqa: F401 (its C code defines the dispatch)
 
 cdef extern from *:
     """
     #include <stddef.h>
     #include <string.h>
-    #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
-    #define SVMX_CLONES \
-        __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
-    #else
-    #define SVMX_CLONES
-    #endif
     #define SVMX_DOT_LANES 16
 
     /* out[t] = sum_k values[k] * rows[indices[k] * stride + t] for t < n: the dot
@@ -25,91 +22,84 @@ cdef extern from *:
        vector types say so directly: left to itself it vectorises over k, with
        gathers. Every column's sum runs over k in order, whatever the block. */
     #if defined(__GNUC__)
-    typedef double svmx_v8 __attribute__((vector_size(64)));
-    /* The same type at any double's alignment, for loads straight from memory. */
-    typedef double svmx_v8_unaligned __attribute__((vector_size(64), aligned(8), may_alias));
-    #define svmx_load8(p) (*(const svmx_v8_unaligned*)(p))
-    SVMX_CLONES
-    static void svmx_sparse_times_rows(const double* rows, ptrdiff_t stride,
-                                       const int* indices, const double* values,
-                                       ptrdiff_t n_values, ptrdiff_t n, double* out) {
-        ptrdiff_t start = 0, k, t;
-        for (; start + 32 <= n; start += 32) {
-            svmx_v8 s0 = {0.0}, s1 = {0.0}, s2 = {0.0}, s3 = {0.0};
-            for (k = 0; k < n_values; k++) {
-                const double* row = rows + indices[k] * stride + start;
-                const double value = values[k];
-                s0 += value * svmx_load8(row);
-                s1 += value * svmx_load8(row + 8);
-                s2 += value * svmx_load8(row + 16);
-                s3 += value * svmx_load8(row + 24);
-            }
-            memcpy(out + start, &s0, sizeof s0);
-            memcpy(out + start + 8, &s1, sizeof s1);
-            memcpy(out + start + 16, &s2, sizeof s2);
-            memcpy(out + start + 24, &s3, sizeof s3);
+    /* The body over vectors V of W doubles: strips of U * W columns. */
+    #define SVMX_SPARSE_TIMES_ROWS(V, W, U) \\
+        ptrdiff_t start = 0, k, t; \\
+        int j; \\
+        for (; start + (U) * (W) <= n; start += (U) * (W)) { \\
+            V s[U]; \\
+            for (j = 0; j < (U); j++) s[j] = (V){0.0}; \\
+            for (k = 0; k < n_values; k++) { \\
+                const double* row = rows + indices[k] * stride + start; \\
+                const double value = values[k]; \\
+                _Pragma("GCC unroll 16") \\
+                for (j = 0; j < (U); j++) s[j] += value * SVMX_LOAD(V, row + j * (W)); \\
+            } \\
+            for (j = 0; j < (U); j++) memcpy(out + start + j * (W), &s[j], sizeof s[j]); \\
+        } \\
+        for (; start + (W) <= n; start += (W)) { \\
+            V s0 = {0.0}; \\
+            for (k = 0; k < n_values; k++) { \\
+                s0 += values[k] * SVMX_LOAD(V, rows + indices[k] * stride + start); \\
+            } \\
+            memcpy(out + start, &s0, sizeof s0); \\
+        } \\
+        for (t = start; t < n; t++) { \\
+            double sum = 0.0; \\
+            for (k = 0; k < n_values; k++) { \\
+                sum += values[k] * rows[indices[k] * stride + t]; \\
+            } \\
+            out[t] = sum; \\
         }
-        for (; start + 8 <= n; start += 8) {
-            svmx_v8 s0 = {0.0};
-            for (k = 0; k < n_values; k++) {
-                s0 += values[k] * svmx_load8(rows + indices[k] * stride + start);
-            }
-            memcpy(out + start, &s0, sizeof s0);
-        }
-        for (t = start; t < n; t++) {
-            double sum = 0.0;
-            for (k = 0; k < n_values; k++) {
-                sum += values[k] * rows[indices[k] * stride + t];
-            }
-            out[t] = sum;
-        }
-    }
+    SVMX_MULTIVERSION_WIDTHS(svmx_sparse_times_rows,
+        (const double* rows, ptrdiff_t stride, const int* indices, const double* values,
+         ptrdiff_t n_values, ptrdiff_t n, double* out),
+        (rows, stride, indices, values, n_values, n, out),
+        SVMX_SPARSE_TIMES_ROWS, 4, 8, 8)
     /* The same for four sparse vectors at once, stored over the union of their
        entries: out[r * out_stride + t] = sum_k values[4 k + r] * rows[indices[k] *
        stride + t] for r < 4 (values[4 k + r] is 0 where vector r lacks entry k).
-       Each block of the matrix, once loaded, serves all four vectors. */
-    SVMX_CLONES
-    static void svmx_sparse4_times_rows(const double* rows, ptrdiff_t stride,
-                                        const int* indices, const double* values,
-                                        ptrdiff_t n_values, ptrdiff_t n, double* out,
-                                        ptrdiff_t out_stride) {
-        ptrdiff_t start = 0, k, t;
-        int r;
-        for (; start + 16 <= n; start += 16) {
-            svmx_v8 a0 = {0.0}, a1 = {0.0}, b0 = {0.0}, b1 = {0.0};
-            svmx_v8 c0 = {0.0}, c1 = {0.0}, d0 = {0.0}, d1 = {0.0};
-            for (k = 0; k < n_values; k++) {
-                const double* row = rows + indices[k] * stride + start;
-                const double* x = values + 4 * k;
-                const svmx_v8 low = svmx_load8(row), high = svmx_load8(row + 8);
-                a0 += x[0] * low;
-                a1 += x[0] * high;
-                b0 += x[1] * low;
-                b1 += x[1] * high;
-                c0 += x[2] * low;
-                c1 += x[2] * high;
-                d0 += x[3] * low;
-                d1 += x[3] * high;
-            }
-            memcpy(out + start, &a0, sizeof a0);
-            memcpy(out + start + 8, &a1, sizeof a1);
-            memcpy(out + out_stride + start, &b0, sizeof b0);
-            memcpy(out + out_stride + start + 8, &b1, sizeof b1);
-            memcpy(out + 2 * out_stride + start, &c0, sizeof c0);
-            memcpy(out + 2 * out_stride + start + 8, &c1, sizeof c1);
-            memcpy(out + 3 * out_stride + start, &d0, sizeof d0);
-            memcpy(out + 3 * out_stride + start + 8, &d1, sizeof d1);
+       Each block of the matrix, once loaded, serves all four vectors: strips of
+       U * W columns, 4 U accumulators. */
+    #define SVMX_SPARSE4_TIMES_ROWS(V, W, U) \\
+        ptrdiff_t start = 0, k, t; \\
+        int r, j; \\
+        for (; start + (U) * (W) <= n; start += (U) * (W)) { \\
+            V a[U], b[U], c[U], d[U]; \\
+            for (j = 0; j < (U); j++) a[j] = b[j] = c[j] = d[j] = (V){0.0}; \\
+            for (k = 0; k < n_values; k++) { \\
+                const double* row = rows + indices[k] * stride + start; \\
+                const double* x = values + 4 * k; \\
+                _Pragma("GCC unroll 16") \\
+                for (j = 0; j < (U); j++) { \\
+                    const V block = SVMX_LOAD(V, row + j * (W)); \\
+                    a[j] += x[0] * block; \\
+                    b[j] += x[1] * block; \\
+                    c[j] += x[2] * block; \\
+                    d[j] += x[3] * block; \\
+                } \\
+            } \\
+            for (j = 0; j < (U); j++) { \\
+                memcpy(out + start + j * (W), &a[j], sizeof a[j]); \\
+                memcpy(out + out_stride + start + j * (W), &b[j], sizeof b[j]); \\
+                memcpy(out + 2 * out_stride + start + j * (W), &c[j], sizeof c[j]); \\
+                memcpy(out + 3 * out_stride + start + j * (W), &d[j], sizeof d[j]); \\
+            } \\
+        } \\
+        for (t = start; t < n; t++) { \\
+            for (r = 0; r < 4; r++) { \\
+                double sum = 0.0; \\
+                for (k = 0; k < n_values; k++) { \\
+                    sum += values[4 * k + r] * rows[indices[k] * stride + t]; \\
+                } \\
+                out[r * out_stride + t] = sum; \\
+            } \\
         }
-        for (t = start; t < n; t++) {
-            for (r = 0; r < 4; r++) {
-                double sum = 0.0;
-                for (k = 0; k < n_values; k++) {
-                    sum += values[4 * k + r] * rows[indices[k] * stride + t];
-                }
-                out[r * out_stride + t] = sum;
-            }
-        }
-    }
+    SVMX_MULTIVERSION_WIDTHS(svmx_sparse4_times_rows,
+        (const double* rows, ptrdiff_t stride, const int* indices, const double* values,
+         ptrdiff_t n_values, ptrdiff_t n, double* out, ptrdiff_t out_stride),
+        (rows, stride, indices, values, n_values, n, out, out_stride),
+        SVMX_SPARSE4_TIMES_ROWS, 2, 2, 2)
     #else
     static void svmx_sparse_times_rows(const double* rows, ptrdiff_t stride,
                                        const int* indices, const double* values,
@@ -147,12 +137,10 @@ cdef extern from *:
        s < n: a sparse vector times a sparse matrix's transpose, by scattering each
        column's entries. Each out[s] sums over k in order, as svmx_sparse_times_rows
        does (which also adds the zero products), with the same contraction. */
-    SVMX_CLONES
-    static void svmx_sparse_times_columns(const ptrdiff_t* column_starts,
-                                          const int* column_rows,
-                                          const double* column_values, const int* indices,
-                                          const double* values, ptrdiff_t n_values,
-                                          ptrdiff_t n, double* out) {
+    SVMX_MULTIVERSION_VOID(svmx_sparse_times_columns,
+        (const ptrdiff_t* column_starts, const int* column_rows, const double* column_values, const
+         int* indices, const double* values, ptrdiff_t n_values, ptrdiff_t n, double* out),
+        (column_starts, column_rows, column_values, indices, values, n_values, n, out),
         ptrdiff_t k, p;
         memset(out, 0, n * sizeof(double));
         for (k = 0; k < n_values; k++) {
@@ -162,11 +150,10 @@ cdef extern from *:
                 out[column_rows[p]] += value * column_values[p];
             }
         }
-    }
+    )
 
     /* sum_t a[t] b[t] in 16 lanes, then the lanes in order. */
-    SVMX_CLONES
-    static double svmx_dot(const double* a, const double* b, ptrdiff_t n) {
+    SVMX_INLINE double svmx_dot(const double* a, const double* b, ptrdiff_t n) {
         double sums[SVMX_DOT_LANES] = {0.0};
         double total = 0.0;
         ptrdiff_t start, t;
@@ -183,20 +170,13 @@ cdef extern from *:
         }
         return total;
     }
-    /* sums[q] = svmx_dot(rows + q * stride, x, n) for q < n_rows, bit for bit: four
-       rows at a time share each load of x, and their eight chains of additions keep
-       both FMA units busy where one dot product waits on its two. */
     #if defined(__GNUC__)
-    /* Vectors go in memory, not by value: a vector argument's ABI differs between
-       this function and a caller compiled for AVX-512 whenever it is not inlined. */
-    static inline double svmx_lanes_total(const svmx_v8* low, const svmx_v8* high,
-                                          const double* a, const double* b,
-                                          ptrdiff_t n_tail) {
-        double lanes[SVMX_DOT_LANES];
+    /* The 16 lanes of one row's sum (its accumulators, in order), the tail's
+       products added lane by lane, then the lanes in order. */
+    SVMX_INLINE double svmx_lanes_total(double* lanes, const double* a, const double* b,
+                                        ptrdiff_t n_tail) {
         double total = 0.0;
         ptrdiff_t t;
-        memcpy(lanes, low, sizeof *low);
-        memcpy(lanes + 8, high, sizeof *high);
         for (t = 0; t < n_tail; t++) {
             lanes[t] += a[t] * b[t];
         }
@@ -205,37 +185,46 @@ cdef extern from *:
         }
         return total;
     }
-    SVMX_CLONES
-    static void svmx_dot_rows(const double* rows, ptrdiff_t stride, ptrdiff_t n_rows,
-                              const double* x, ptrdiff_t n, double* sums) {
-        ptrdiff_t q, start;
-        for (q = 0; q + 4 <= n_rows; q += 4) {
-            const double* r0 = rows + q * stride;
-            const double* r1 = r0 + stride;
-            const double* r2 = r1 + stride;
-            const double* r3 = r2 + stride;
-            svmx_v8 a0 = {0.0}, a1 = {0.0}, b0 = {0.0}, b1 = {0.0};
-            svmx_v8 c0 = {0.0}, c1 = {0.0}, d0 = {0.0}, d1 = {0.0};
-            for (start = 0; start + SVMX_DOT_LANES <= n; start += SVMX_DOT_LANES) {
-                const svmx_v8 low = svmx_load8(x + start), high = svmx_load8(x + start + 8);
-                a0 += svmx_load8(r0 + start) * low;
-                a1 += svmx_load8(r0 + start + 8) * high;
-                b0 += svmx_load8(r1 + start) * low;
-                b1 += svmx_load8(r1 + start + 8) * high;
-                c0 += svmx_load8(r2 + start) * low;
-                c1 += svmx_load8(r2 + start + 8) * high;
-                d0 += svmx_load8(r3 + start) * low;
-                d1 += svmx_load8(r3 + start + 8) * high;
-            }
-            sums[q] = svmx_lanes_total(&a0, &a1, r0 + start, x + start, n - start);
-            sums[q + 1] = svmx_lanes_total(&b0, &b1, r1 + start, x + start, n - start);
-            sums[q + 2] = svmx_lanes_total(&c0, &c1, r2 + start, x + start, n - start);
-            sums[q + 3] = svmx_lanes_total(&d0, &d1, r3 + start, x + start, n - start);
+    /* The body over vectors V of W doubles, U rows at a time (16 / W accumulators
+       per row hold its 16 lanes). */
+    #define SVMX_DOT_ROWS(V, W, U) \\
+        ptrdiff_t q, start; \\
+        int i, j; \\
+        for (q = 0; q + (U) <= n_rows; q += (U)) { \\
+            V acc[U][SVMX_DOT_LANES / (W)]; \\
+            double lanes[SVMX_DOT_LANES]; \\
+            for (i = 0; i < (U); i++) \\
+                for (j = 0; j < SVMX_DOT_LANES / (W); j++) acc[i][j] = (V){0.0}; \\
+            for (start = 0; start + SVMX_DOT_LANES <= n; start += SVMX_DOT_LANES) { \\
+                V xs[SVMX_DOT_LANES / (W)]; \\
+                _Pragma("GCC unroll 16") \\
+                for (j = 0; j < SVMX_DOT_LANES / (W); j++) \\
+                    xs[j] = SVMX_LOAD(V, x + start + j * (W)); \\
+                _Pragma("GCC unroll 16") \\
+                for (i = 0; i < (U); i++) { \\
+                    const double* r = rows + (q + i) * stride + start; \\
+                    _Pragma("GCC unroll 16") \\
+                    for (j = 0; j < SVMX_DOT_LANES / (W); j++) \\
+                        acc[i][j] += SVMX_LOAD(V, r + j * (W)) * xs[j]; \\
+                } \\
+            } \\
+            for (i = 0; i < (U); i++) { \\
+                memcpy(lanes, acc[i], sizeof lanes); \\
+                sums[q + i] = svmx_lanes_total(lanes, rows + (q + i) * stride + start, \\
+                                               x + start, n - start); \\
+            } \\
+        } \\
+        for (; q < n_rows; q++) { \\
+            sums[q] = svmx_dot(rows + q * stride, x, n); \\
         }
-        for (; q < n_rows; q++) {
-            sums[q] = svmx_dot(rows + q * stride, x, n);
-        }
-    }
+    /* sums[q] = svmx_dot(rows + q * stride, x, n) for q < n_rows, bit for bit: U
+       rows at a time share each load of x, and their chains of additions keep
+       both FMA units busy where one dot product waits on its two. */
+    SVMX_MULTIVERSION_WIDTHS(svmx_dot_rows,
+        (const double* rows, ptrdiff_t stride, ptrdiff_t n_rows, const double* x,
+         ptrdiff_t n, double* sums),
+        (rows, stride, n_rows, x, n, sums),
+        SVMX_DOT_ROWS, 4, 2, 2)
     #else
     static void svmx_dot_rows(const double* rows, ptrdiff_t stride, ptrdiff_t n_rows,
                               const double* x, ptrdiff_t n, double* sums) {

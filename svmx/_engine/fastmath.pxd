@@ -5,12 +5,16 @@
 # degree-7 Taylor polynomial of 2^f): a loop calling it compiles to SIMD code
 # (with -fno-trapping-math), unlike libm's exp. Its relative error is that of
 # rounding x to float32 times |x|: about 1e-7 for |x| <= 1, 4e-6 at |x| = 87.
+# The row loops are compiled per instruction-set level and dispatched at run
+# time, capped by SVMX_ISA (isa.pxd).
+
+from svmx._engine.isa cimport isa_level  # noqa: F401 (its C code defines the dispatch)
 
 cdef extern from *:
     """
     #include <stdint.h>
     #include <string.h>
-    static inline float svmx_exp_float(float x) {
+    SVMX_INLINE float svmx_exp_float(float x) {
         const float magic = 12582912.0f;  /* 1.5 * 2^23: adding it rounds to an integer */
         float t, r, f, p, scale;
         int32_t n, bits, magic_bits;
@@ -29,25 +33,22 @@ cdef extern from *:
         return p * scale;
     }
     /* row[b] = exp(-gamma * max(0, sq_a + sq_b[b] - 2 row[b])): a row of RBF values
-       from dot products, in one loop the compiler turns into SIMD code. With GCC on
-       x86-64 Linux it is also compiled for AVX2 and AVX-512, chosen at load time. */
-    #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
-    __attribute__((target_clones("avx512f", "avx2", "default")))
-    #endif
-    static void svmx_rbf_row(float* row, int n, float sq_a, const double* sq_b,
-                             float gamma) {
+       from dot products, in one loop the compiler turns into SIMD code. */
+    SVMX_MULTIVERSION_VOID(svmx_rbf_row,
+        (float* row, int n, float sq_a, const double* sq_b, float gamma),
+        (row, n, sq_a, sq_b, gamma),
         int b;
         for (b = 0; b < n; b++) {
             float distance = sq_a + (float)sq_b[b] - 2.0f * row[b];
             distance = distance > 0.0f ? distance : 0.0f;
             row[b] = svmx_exp_float(-gamma * distance);
         }
-    }
+    )
     /* The float64 exponential, also branch-free: x = n ln2 + r with Cody-Waite's
        split of ln2 (n ln2_hi is exact), then a degree-12 Taylor polynomial of e^r
        for |r| <= ln2 / 2. Relative error below 1e-15 for x in [-708, 709]; smaller
        x return exp(-708) ~ 3e-308 (kernel values that small are zero for us). */
-    static inline double svmx_exp_double(double x) {
+    SVMX_INLINE double svmx_exp_double(double x) {
         const double magic = 6755399441055744.0;  /* 1.5 * 2^52 */
         const double ln2_hi = 6.93147180369123816490e-01;
         const double ln2_lo = 1.90821492927058770002e-10;
@@ -70,29 +71,24 @@ cdef extern from *:
     }
     /* The float64 version of svmx_rbf_row: row[b] = exp(-gamma * (sq_a + sq_b[b] -
        2 row[b])), distances clipped at 0. */
-    #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
-    __attribute__((target_clones("avx512f", "avx2", "default")))
-    #endif
-    static void svmx_rbf_row_double(double* row, Py_ssize_t n, double sq_a,
-                                    const double* sq_b, double gamma) {
+    SVMX_MULTIVERSION_VOID(svmx_rbf_row_double,
+        (double* row, Py_ssize_t n, double sq_a, const double* sq_b, double gamma),
+        (row, n, sq_a, sq_b, gamma),
         Py_ssize_t b;
         for (b = 0; b < n; b++) {
             double distance = sq_a + sq_b[b] - 2.0 * row[b];
             distance = distance > 0.0 ? distance : 0.0;
             row[b] = svmx_exp_double(-gamma * distance);
         }
-    }
+    )
     /* out[b] = sum over the stored entries k of one CSR row of values[k] *
        block[slot[indices[k]] * n_block + b]: a sparse row times the dense transpose
        of a block of rows (entries whose slot is -1 meet zeros and are skipped).
        One vectorised AXPY per entry. */
-    #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
-    __attribute__((target_clones("avx512f", "avx2", "default")))
-    #endif
-    static void svmx_sparse_row_times_block(float* out, int n_block, long long start,
-                                            long long end, const int* indices,
-                                            const double* values, const int* slot,
-                                            const float* block) {
+    SVMX_MULTIVERSION_VOID(svmx_sparse_row_times_block,
+        (float* out, int n_block, long long start, long long end, const int* indices, const double*
+         values, const int* slot, const float* block),
+        (out, n_block, start, end, indices, values, slot, block),
         long long k;
         int b, s;
         float value;
@@ -103,20 +99,18 @@ cdef extern from *:
             if (s < 0) continue;
             value = (float)values[k];
             source = block + (long long)s * n_block;
-            #pragma omp simd
+            _Pragma("omp simd")
             for (b = 0; b < n_block; b++) out[b] += value * source[b];
         }
-    }
+    )
     /* out[b] = sum_k x[k] * block[k * stride + b] for b < n_block: a dense row times
        the dense transpose of a block of rows (d x stride, stride a multiple of 16 >=
        n_block, padded with zeros). Strips of 64 (then 16) results are accumulated in
        registers over all k, so the block is read once per row and out written
        once; zeros of x are skipped. */
-    #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
-    __attribute__((target_clones("avx512f", "avx2", "default")))
-    #endif
-    static void svmx_dense_row_times_block(float* out, int n_block, const float* x, int d,
-                                           const float* block, int stride) {
+    SVMX_MULTIVERSION_VOID(svmx_dense_row_times_block,
+        (float* out, int n_block, const float* x, int d, const float* block, int stride),
+        (out, n_block, x, d, block, stride),
         float acc[64];
         float value;
         const float* source;
@@ -129,7 +123,7 @@ cdef extern from *:
                     value = x[k];
                     if (value == 0.0f) continue;
                     source = block + (long long)k * stride + start;
-                    #pragma omp simd
+                    _Pragma("omp simd")
                     for (j = 0; j < 64; j++) acc[j] += value * source[j];
                 }
             } else {
@@ -137,7 +131,7 @@ cdef extern from *:
                     value = x[k];
                     if (value == 0.0f) continue;
                     source = block + (long long)k * stride + start;
-                    #pragma omp simd
+                    _Pragma("omp simd")
                     for (j = 0; j < 16; j++) acc[j] += value * source[j];
                 }
             }
@@ -145,20 +139,19 @@ cdef extern from *:
             for (j = 0; j < width; j++) out[start + j] = acc[j];
             start += width;
         }
-    }
+    )
     /* sum_b row[b] * weights[b] in float64: one row of a block times the block's
        weights (a gradient update). */
-    #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
-    __attribute__((target_clones("avx512f", "avx2", "default")))
-    #endif
-    static double svmx_row_dot_weights(const float* row, const double* weights, int n) {
+    SVMX_MULTIVERSION(double, svmx_row_dot_weights,
+        (const float* row, const double* weights, int n),
+        (row, weights, n),
         double total = 0.0;
         int b;
         /* A fixed SIMD order of summation: the same result on every call. */
-        #pragma omp simd reduction(+:total)
+        _Pragma("omp simd reduction(+:total)")
         for (b = 0; b < n; b++) total += (double)row[b] * weights[b];
         return total;
-    }
+    )
     """
     double exp_double "svmx_exp_double"(double x) noexcept nogil
     void rbf_row_double "svmx_rbf_row_double"(double* row, Py_ssize_t n, double sq_a,
