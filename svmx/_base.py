@@ -332,7 +332,11 @@ class BaseLibSVM(BaseEstimator):
         if self.kernel == "precomputed":
             return np.empty((0, 0), dtype=np.float64)
         if sp.issparse(X):
-            return X[support].astype(np.float64)
+            data, indices, indptr = _libsvm.gather_csr_rows(X, support)
+            kind = sp.csr_array if isinstance(X, sp.sparray) else sp.csr_matrix
+            if indptr[-1] <= np.iinfo(np.int32).max:
+                indptr = indptr.astype(np.int32)
+            return kind((data, indices, indptr), shape=(len(support), X.shape[1]))
         if callable(self.kernel) and not isinstance(X, np.ndarray | np.generic):
             return [X[int(row)] for row in support]
         if callable(self.kernel) and X.dtype.kind not in "fiub":
@@ -430,9 +434,11 @@ class BaseLibSVM(BaseEstimator):
             or not _libsvm.engine_serves(vectors)
         ):
             return None
+        # Below the engine's threading threshold the thread count is not worked out.
+        small = _n_rows(X) * vectors.shape[0] < _libsvm.PREDICT_MIN_THREADED_VALUES
         return _libsvm.decision_values(
             X, vectors, self._dual_coef_, self._n_support, self._fitted_kernel(),
-            n_threads=resolve_threads(self.n_jobs),
+            n_threads=1 if small else resolve_threads(self.n_jobs),
         )
 
     def _ovo_decision(self, X: np.ndarray) -> np.ndarray:

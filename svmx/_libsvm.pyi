@@ -41,7 +41,12 @@ def train_one(
     X: Any, rows: ArrayLike, problem: Problem, kernel: KernelSpec, solve: SolveSpec
 ) -> Solution: ...
 def block_size_for(l: int, cache_bytes: float) -> int: ...  # noqa: E741
+PREDICT_MIN_THREADED_VALUES: int
+
 def engine_serves(support_vectors: Any) -> bool: ...
+def gather_csr_rows(
+    matrix: Any, rows: ArrayLike
+) -> tuple[NDArray[np.float64], NDArray[np.intc], NDArray[np.intp]]: ...
 def decision_values(
     X: Any,
     support_vectors: Any,

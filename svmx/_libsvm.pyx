@@ -47,7 +47,9 @@ from svmx._engine.libsvm_values import libsvm_decision_values, libsvm_ovo_values
 from svmx._engine.platt import pairwise_coupling as _pairwise_coupling
 from svmx._engine.platt import MIN_PROB, sigmoid_predict_py, sigmoid_train_py
 from svmx._engine.predict import decision_values as _engine_decision_values
+from svmx._engine.predict import MIN_THREADED_VALUES as _MIN_THREADED_VALUES
 from svmx._engine.predict import serves as _engine_serves
+from svmx._engine.support_layout import gather_csr_rows
 from svmx._kernel_values import (
     DENSE_ENOUGH,
     dense_if_dense_enough,
@@ -133,14 +135,8 @@ cdef Rows gather_rows(X, rows):
     CSR input stays sparse; float32 input stays float32; the rest is float64.
     """
     if sp.issparse(X):
-        subset = X[rows]
-        subset.sort_indices()
-        return CsrRows(
-            np.ascontiguousarray(subset.data, dtype=np.float64),
-            np.ascontiguousarray(subset.indices, dtype=np.int32),
-            np.ascontiguousarray(subset.indptr, dtype=np.int64),
-            X.shape[1],
-        )
+        data, indices, indptr = gather_csr_rows(X, rows)
+        return CsrRows(data, indices, np.ascontiguousarray(indptr, dtype=np.int64), X.shape[1])
     X = np.asarray(X)
     if X.dtype == np.float32:
         return DenseRows32(np.ascontiguousarray(X[rows]))
@@ -488,6 +484,10 @@ def train_one(X, rows, problem, kernel, solve):
     if formulation == "epsilon_svr":
         return train_epsilon_svr(X, rows, problem, kernel, solve, engine)
     return train_nu_svr(X, rows, problem, kernel, solve)
+
+
+# Predictions of fewer kernel values than this run on one thread.
+PREDICT_MIN_THREADED_VALUES = _MIN_THREADED_VALUES
 
 
 def engine_serves(support_vectors):

@@ -75,6 +75,8 @@ cdef double SCATTER_COST = 5.0
 # Fewer kernel values than this are computed in the calling thread alone: waking
 # OpenMP threads, or waiting for a busy core, would cost more than they save.
 cdef Py_ssize_t MIN_THREADED_KERNEL_VALUES = 1 << 17
+# The same for Python callers, which then need not work out a thread count.
+MIN_THREADED_VALUES = MIN_THREADED_KERNEL_VALUES
 
 
 cdef struct SupportModel:

@@ -15,3 +15,6 @@ def output_columns(n_support: ArrayLike) -> tuple[NDArray[np.intp], NDArray[np.i
 def csr_arrays(
     matrix: Any, canonical: bool = True
 ) -> tuple[NDArray[Any], NDArray[np.intc], NDArray[np.intp]]: ...
+def gather_csr_rows(
+    matrix: Any, rows: ArrayLike
+) -> tuple[NDArray[np.float64], NDArray[np.intc], NDArray[np.intp]]: ...

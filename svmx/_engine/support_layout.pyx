@@ -8,6 +8,7 @@ same norms. Also where each class group's coefficient rows add their share.
 """
 
 from cython.parallel cimport prange
+from libc.string cimport memcpy
 
 from svmx._engine.openmp cimport openmp_max_threads
 
@@ -200,3 +201,52 @@ def csr_arrays(matrix, canonical=True):
         matrix.sum_duplicates()
     return (matrix.data, np.asarray(matrix.indices, dtype=np.intc),
             np.asarray(matrix.indptr, dtype=np.intp))
+
+
+def gather_csr_rows(matrix, rows):
+    """The rows `rows` of a sparse matrix as CSR arrays: float64 data, int32 indices
+    ascending within each row (duplicates summed), intp indptr.
+
+    The fast form of ``matrix[rows]`` (scipy's fancy indexing costs tens of
+    microseconds of Python per call, which a small fit pays twice).
+
+    Examples
+    --------
+    >>> import scipy.sparse as sp
+    >>> m = sp.csr_matrix(np.array([[0.0, 2.0], [3.0, 0.0], [4.0, 5.0]]))
+    >>> data, indices, indptr = gather_csr_rows(m, np.array([2, 0]))
+    >>> data.tolist(), indices.tolist(), indptr.tolist()
+    ([4.0, 5.0, 2.0], [0, 1, 1], [0, 2, 3])
+    """
+    data_in, indices_array, indptr_array = csr_arrays(matrix)
+    cdef const Py_ssize_t[::1] indptr = indptr_array
+    cdef const int[::1] indices = indices_array
+    cdef const Py_ssize_t[::1] chosen = np.ascontiguousarray(rows, dtype=np.intp)
+    cdef Py_ssize_t n_rows = indptr.shape[0] - 1, n_chosen = chosen.shape[0]
+    cdef Py_ssize_t i, row, start, length, total = 0
+    for i in range(n_chosen):
+        row = chosen[i]
+        if row < 0 or row >= n_rows:
+            raise IndexError(f"row {row} is out of range for a matrix of {n_rows} rows")
+        total += indptr[row + 1] - indptr[row]
+    values = np.asarray(data_in, dtype=np.float64)
+    cdef const double[::1] source = values
+    out_data = np.empty(total, dtype=np.float64)
+    out_indices = np.empty(total, dtype=np.intc)
+    out_indptr = np.empty(n_chosen + 1, dtype=np.intp)
+    cdef double[::1] data_view = out_data
+    cdef int[::1] index_view = out_indices
+    cdef Py_ssize_t[::1] indptr_view = out_indptr
+    total = 0
+    indptr_view[0] = 0
+    with nogil:
+        for i in range(n_chosen):
+            row = chosen[i]
+            start = indptr[row]
+            length = indptr[row + 1] - start
+            if length:
+                memcpy(&data_view[total], &source[start], length * sizeof(double))
+                memcpy(&index_view[total], &indices[start], length * sizeof(int))
+            total += length
+            indptr_view[i + 1] = total
+    return out_data, out_indices, out_indptr
