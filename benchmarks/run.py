@@ -44,7 +44,16 @@ from importlib import metadata
 from pathlib import Path
 
 import numpy as np
-from _datasets import FULL, LARGE, QUICK, RECIPES, REGRESSION, load_dataset, tiny_dataset
+from _datasets import (
+    FULL,
+    LARGE,
+    QUICK,
+    RECIPES,
+    REGRESSION,
+    SYNTHETIC,
+    load_dataset,
+    tiny_dataset,
+)
 from _memory import PeakMemory
 from _peers import CACHE_SIZE, EPSILON, PEER_NAMES, TOL, C, dual_objective, make_peers
 
@@ -568,7 +577,8 @@ def parse_args(argv=None):
     parser.add_argument(
         "--datasets",
         type=lambda text: _names(text, list(RECIPES), "data set"),
-        help=f"comma-separated data sets (default: {','.join(FULL)})",
+        help=f"comma-separated data sets (default: {','.join(FULL)}; also the synthetic "
+        f"{', '.join(SYNTHETIC)})",
     )
     parser.add_argument(
         "--quick",
@@ -640,8 +650,9 @@ def publish_report(report, output):
     log(f"report written to {output}")
 
 
-def rerun_capped(isa, argv):
-    """Run this script again with the libraries' dispatch capped at ``isa``; its exit status.
+def rerun_capped(isa, argv, script=None):
+    """Run ``script`` (this one by default) again with the libraries' dispatch capped at
+    ``isa``; its exit status.
 
     The caps are environment variables read when a library loads (or first runs its loops),
     hence the child process."""
@@ -652,7 +663,8 @@ def rerun_capped(isa, argv):
     if isa in OPENBLAS_CORETYPES:
         env["OPENBLAS_CORETYPE"] = OPENBLAS_CORETYPES[isa]
     log(f"re-running with SVMX_ISA={isa}, OPENBLAS_CORETYPE={env.get('OPENBLAS_CORETYPE', '')}")
-    return subprocess.call([sys.executable, str(Path(__file__).resolve()), *argv], env=env)
+    script = Path(script or __file__).resolve()
+    return subprocess.call([sys.executable, str(script), *argv], env=env)
 
 
 def main(argv=None):
@@ -661,7 +673,7 @@ def main(argv=None):
     args = parse_args(argv)
     if args.isa and os.environ.get("SVMX_ISA") != args.isa:
         sys.exit(rerun_capped(args.isa, argv))
-    if not args.data_dir.is_dir():
+    if not args.data_dir.is_dir() and set(args.datasets) - set(SYNTHETIC):
         sys.exit(f"data directory {args.data_dir} not found: the data is on the team's machines")
     make_svmx_importable()
     args.load_before = _load()

@@ -131,3 +131,64 @@ def test_bench_cli_quick_on_the_generated_wide_set_prints_the_table(tmp_path):
     assert all(cell.endswith("/100)") for cell in predict[14:17])
     assert predict[17].endswith("/100")
     assert output.read_text() == result.stdout.rstrip("\n") + "\n"
+
+
+def _run_script(arguments, tmp_path, timeout=300):
+    """Run a benchmark script from the project root as a user would; its CompletedProcess."""
+    return subprocess.run(
+        [sys.executable, *arguments],
+        cwd=PROJECT_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
+
+
+def test_run_capped_at_sse2_says_so_in_its_header(tmp_path):
+    if not (SHARED_DATA_DIR / "heart_scale").is_file():
+        pytest.skip(
+            "../shared/data/heart_scale not found: benchmark data is on the team's machines"
+        )
+    import svmx._config
+
+    info = svmx._config.isa_info()
+    result = _run_script(
+        ["benchmarks/run.py", "--isa", "sse2", "--datasets", "heart_scale", "--peers", "svmx",
+         "--output", str(tmp_path / "run.md")],
+        tmp_path,
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    machine = next(line for line in result.stdout.splitlines() if line.startswith("**Machine:**"))
+    assert "logical CPUs, caches" in machine
+    expected = "sse2" if info["multi_isa"] else info["machine"]
+    assert f"svmx's loops ran at **{expected}**" in machine
+    assert "capped by SVMX_ISA=sse2" in machine
+    assert "OPENBLAS_CORETYPE=Prescott" in machine
+
+
+def test_run_on_a_synthetic_set_checks_issue_15_targets(tmp_path):
+    result = _run_script(
+        ["benchmarks/run.py", "--datasets", "dense_54", "--peers", "svmx",
+         "--data-dir", str(tmp_path / "absent"), "--output", str(tmp_path / "run.md")],
+        tmp_path,
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    lines = result.stdout.splitlines()
+    row = next(_cells(line) for line in lines if line.startswith("| dense_54 |"))
+    assert row[1] == "5000 x 54 (dense)" and row[2] == "svmx"
+    assert "## Issue 15 targets (default svmx)" in lines
+
+
+def test_bench_scale_reports_time_memory_and_growth(tmp_path):
+    result = _run_script(
+        ["benchmarks/bench_scale.py", "--peers", "svmx", "--ijcnn1-sizes", "",
+         "--synthetic-sizes", "1000,2000", "--output", str(tmp_path / "scale.md")],
+        tmp_path,
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    lines = result.stdout.splitlines()
+    rows = [_cells(line) for line in lines if line.startswith("| synthetic ")]
+    assert [row[1] for row in rows] == ["1,000", "2,000"]
+    assert all(row[2] == "svmx" and float(row[3]) > 0 and row[5] != "" for row in rows)
+    assert any(line.startswith("- synthetic, svmx: n^") for line in lines)
