@@ -150,20 +150,28 @@ np.savez(sys.argv[2], **out)
 """
 
 
-@needs_paths
-def test_fitted_models_predict_the_same_on_every_path(tmp_path):
-    models, inputs = fitted_models()
-    with open(tmp_path / "models.pkl", "wb") as file:
-        pickle.dump((models, inputs), file)
+def results_on_every_level(script, payload, tmp_path):
+    """Pickle ``payload``, run ``script`` (which reads it from ``sys.argv[1]`` and saves an
+    npz to ``sys.argv[2]``) once per level the machine has; level -> dict of arrays."""
+    source = tmp_path / "payload.pkl"
+    with open(source, "wb") as file:
+        pickle.dump(payload, file)
     results = {}
     for level in LEVELS[: RANK[MACHINE] + 1]:
         out = tmp_path / f"{level}.npz"
-        code = DECIDE.replace("sys.argv[1]", repr(str(tmp_path / "models.pkl"))).replace(
+        code = script.replace("sys.argv[1]", repr(str(source))).replace(
             "sys.argv[2]", repr(str(out))
         )
         result = run_child(code, tmp_path, isa=level)
         assert result.returncode == 0, result.stderr[-3000:]
         results[level] = dict(np.load(out))
+    return results
+
+
+@needs_paths
+def test_fitted_models_predict_the_same_on_every_path(tmp_path):
+    models, inputs = fitted_models()
+    results = results_on_every_level(DECIDE, (models, inputs), tmp_path)
     assert len(results[MACHINE]) == 2 * len(models)
     for level, values in results.items():
         for key, expected in results[MACHINE].items():
@@ -196,17 +204,7 @@ def test_fits_agree_on_every_path(tmp_path):
     rng = np.random.default_rng(3)
     X = sp.random(600, 60, density=0.3, random_state=4, format="csr")
     y = (np.asarray(X[:, :5].sum(axis=1)).ravel() + 0.2 * rng.normal(size=600) > 0.4).astype(int)
-    with open(tmp_path / "data.pkl", "wb") as file:
-        pickle.dump((X, y), file)
-    results = {}
-    for level in LEVELS[: RANK[MACHINE] + 1]:
-        out = tmp_path / f"fit-{level}.npz"
-        code = FIT.replace("sys.argv[1]", repr(str(tmp_path / "data.pkl"))).replace(
-            "sys.argv[2]", repr(str(out))
-        )
-        result = run_child(code, tmp_path, isa=level)
-        assert result.returncode == 0, result.stderr[-3000:]
-        results[level] = dict(np.load(out))
+    results = results_on_every_level(FIT, (X, y), tmp_path)
     reference = results[MACHINE]
     for level, values in results.items():
         np.testing.assert_array_equal(values["smo/support"], reference["smo/support"])
