@@ -44,6 +44,7 @@ from svmx._engine.kernel_map cimport (
     KernelParams,
     map_kernel_values,
 )
+from svmx._engine.isa cimport isa_level
 from svmx._engine.openmp cimport openmp_max_threads
 
 import numpy as np
@@ -67,7 +68,14 @@ cdef Py_ssize_t GATHER_ENTRIES = 1 << 16
 # x tile doubles) should stay in the per-core cache while a chunk's rows use it.
 cdef Py_ssize_t TILE_BYTES = 1 << 17
 cdef Py_ssize_t MIN_TILE = 64, MAX_TILE = 2048
-cdef Py_ssize_t UNION_COST = 2
+# Four rows are merged over the union of their features when UNION_COST union
+# entries cost less than their own entries: a union entry takes four FMAs per load
+# of the transposed copy, a row's entry one, so which is cheaper depends on whether
+# the loads (from L1/L2) or the FMA units bind, which differs by vector width
+# (measured on 12 data sets: 2 with AVX-512, 3 on the narrower paths; 2-4 are within
+# 10% of each other on most).
+cdef double UNION_COST_AVX512 = 2
+cdef double UNION_COST_NARROW = 3
 # Sparse support vectors are scattered column by column when that takes fewer than
 # 1 / SCATTER_COST of the transposed copy's products (a scalar scatter against
 # vectorised passes).
@@ -94,6 +102,7 @@ cdef struct SupportModel:
     Py_ssize_t n_groups
     Py_ssize_t n_coef_rows
     Py_ssize_t tile
+    double union_cost               # see UNION_COST_AVX512
     KernelParams params
 
 
@@ -250,9 +259,9 @@ cdef void predict_chunk(const SupportModel* model, const RowSource* rows,
         block_starts[b] = merged
         size = merge_four(scratch.indices, scratch.values, row_starts + 4 * b,
                           scratch.union_indices + merged, scratch.union_values + 4 * merged)
-        # A union entry costs about twice a row's entry (four rows, half the columns
-        # per pass); an empty union sends the block's rows one at a time.
-        if UNION_COST * size < row_starts[4 * b + 4] - row_starts[4 * b]:
+        # A union entry costs about model.union_cost row entries (see
+        # UNION_COST_AVX512); an empty union sends the block's rows one at a time.
+        if model.union_cost * size < row_starts[4 * b + 4] - row_starts[4 * b]:
             merged += size
     block_starts[n_blocks] = merged
     start = 0
@@ -518,6 +527,7 @@ def decision_values(X, support_vectors, dual_coef, n_support, *, int kernel_type
     model.group_starts = &group_starts[0]
     model.columns = &columns[0, 0]
     model.params.kernel_type = kernel_type
+    model.union_cost = UNION_COST_AVX512 if isa_level() >= 4 else UNION_COST_NARROW
     model.params.degree = degree
     model.params.gamma = gamma
     model.params.coef0 = coef0
