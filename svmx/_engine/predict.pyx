@@ -32,6 +32,7 @@ from cython.parallel cimport prange, threadid
 
 from svmx._engine.dotmath cimport (
     dot_rows,
+    dot_rows4,
     sparse4_times_rows,
     sparse_times_columns,
     sparse_times_rows,
@@ -169,6 +170,27 @@ cdef void accumulate(const SupportModel* model, Py_ssize_t start, Py_ssize_t n,
             out_row[model.columns[group * model.n_coef_rows + row]] += sums[row]
 
 
+cdef void accumulate_four(const SupportModel* model, Py_ssize_t start, Py_ssize_t n,
+                          const double* kernel_values, Py_ssize_t stride, double** out_rows,
+                          double* sums) noexcept nogil:
+    """`accumulate` for four rows at once (kernel values ``stride`` apart): each
+    coefficient row, read once, serves all four; the sums are accumulate's, bit for
+    bit. ``sums`` is room for four values per coefficient row."""
+    cdef Py_ssize_t group, row, first, last, r, column
+    cdef Py_ssize_t n_coef = model.n_coef_rows
+    for group in range(model.n_groups):
+        first = max(model.group_starts[group], start)
+        last = min(model.group_starts[group + 1], start + n)
+        if first >= last:
+            continue
+        dot_rows4(model.coef + first, model.n_support, n_coef,
+                  kernel_values + (first - start), stride, last - first, sums)
+        for row in range(n_coef):
+            column = model.columns[group * n_coef + row]
+            for r in range(4):
+                out_rows[r][column] += sums[r * n_coef + row]
+
+
 cdef struct Scratch:
     # One thread's work space for a chunk of rows, carved from three arrays.
     int* indices                    # the rows' entries, row after row: (capacity,)
@@ -179,7 +201,7 @@ cdef struct Scratch:
     double* union_values            # (4 * capacity,): value of row r at union entry u is [4u + r]
     Py_ssize_t* block_starts        # (chunk_rows // 4 + 1,)
     double* kernel_values           # (4, tile)
-    double* sums                    # (n_coef_rows,)
+    double* sums                    # (4, n_coef_rows)
 
 
 cdef Py_ssize_t merge_four(const int* indices, const double* values,
@@ -234,6 +256,7 @@ cdef void predict_chunk(const SupportModel* model, const RowSource* rows,
     cdef Py_ssize_t n_blocks = n_rows // 4, tile = model.tile
     cdef Py_ssize_t* row_starts = scratch.row_starts
     cdef Py_ssize_t* block_starts = scratch.block_starts
+    cdef double* out_rows[4]
     cdef double sq_norm
     for r in range(n_rows):
         row_starts[r] = stored
@@ -278,9 +301,11 @@ cdef void predict_chunk(const SupportModel* model, const RowSource* rows,
                                scratch.union_indices + u, scratch.union_values + 4 * u,
                                size, n, scratch.kernel_values, tile)
             for r in range(4):
-                finish_row(model, start, n, scratch.kernel_values + r * tile,
-                           scratch.row_sq_norms[4 * b + r],
-                           out + (first_row + 4 * b + r) * n_outputs, scratch.sums)
+                map_kernel_values(&model.params, scratch.kernel_values + r * tile, n,
+                                  scratch.row_sq_norms[4 * b + r], model.sq_norms + start)
+                out_rows[r] = out + (first_row + 4 * b + r) * n_outputs
+            accumulate_four(model, start, n, scratch.kernel_values, tile, out_rows,
+                            scratch.sums)
         rows_one_by_one(model, start, n, 4 * n_blocks, n_rows, first_row, out, n_outputs,
                         scratch)
         start += n
@@ -544,7 +569,7 @@ def decision_values(X, support_vectors, dual_coef, n_support, *, int kernel_type
     capacity = max(capacity, 1)
     int_scratch = np.empty((n_threads, 2 * capacity), dtype=np.intc)
     float_scratch = np.empty(
-        (n_threads, 5 * capacity + chunk_rows + 4 * model.tile + model.n_coef_rows)
+        (n_threads, 5 * capacity + chunk_rows + 4 * model.tile + 4 * model.n_coef_rows)
     )
     index_scratch = np.empty((n_threads, chunk_rows + 1 + chunk_rows // 4 + 1), dtype=np.intp)
     with nogil:
