@@ -163,30 +163,66 @@ def report(rows, timings, args):
         if slope is not None:
             sizes = f"{points[0][0]:,} .. {points[-1][0]:,} rows"
             lines.append(f"- {series_name}, {library}: n^{slope:.2f} ({sizes})")
+        else:
+            lines.append(f"- {series_name}, {library}: one size only, no exponent")
     return "\n".join(lines) + "\n"
 
 
 def _sizes(text):
-    return [int(part) for part in text.split(",") if part.strip()]
+    """A comma-separated list of row counts, each at least 2 ("" for none)."""
+    try:
+        sizes = [int(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected comma-separated row counts; got {text!r}"
+        ) from None
+    if any(size < 2 for size in sizes):
+        raise argparse.ArgumentTypeError(f"every size must be at least 2 rows; got {text!r}")
+    return sizes
 
 
 def parse_args(argv=None):
     """Command-line options."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--peers", default="svmx,sklearnex,sklearn,libsvm",
-                        type=lambda text: [name for name in text.split(",") if name])
-    parser.add_argument("--ijcnn1-sizes", type=_sizes, default=IJCNN1_SIZES)
-    parser.add_argument("--synthetic-sizes", type=_sizes, default=SYNTHETIC_SIZES)
-    parser.add_argument("--max-seconds", type=float, default=120.0,
-                        help="a fit longer than this skips the library's larger sizes")
+    parser.add_argument(
+        "--peers",
+        default="svmx,sklearnex,sklearn,libsvm",
+        type=lambda text: [name for name in text.split(",") if name],
+        help="comma-separated libraries (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--ijcnn1-sizes",
+        type=_sizes,
+        default=IJCNN1_SIZES,
+        help="training rows of the ijcnn1 series, its first n rows, CSR (default: "
+        + ",".join(map(str, IJCNN1_SIZES)) + '; "" for none)',
+    )
+    parser.add_argument(
+        "--synthetic-sizes",
+        type=_sizes,
+        default=SYNTHETIC_SIZES,
+        help="training rows of the synthetic series: 22 dense features in [-1, 1], labels "
+        "the sign of a smooth function plus noise (default: "
+        + ",".join(map(str, SYNTHETIC_SIZES)) + '; "" for none)',
+    )
+    parser.add_argument(
+        "--max-seconds",
+        type=float,
+        default=120.0,
+        help="a fit longer than this skips the library's larger sizes (default: %(default)s)",
+    )
     parser.add_argument("--isa", choices=["sse2", "avx2", "avx512"],
                         help="cap the instruction set as run.py --isa does")
-    parser.add_argument("--data-dir", type=Path, default=DEFAULT_DATA_DIR)
-    parser.add_argument("--output", type=Path, default=DEFAULT_OUTPUT)
+    parser.add_argument("--data-dir", type=Path, default=DEFAULT_DATA_DIR,
+                        help="the shared data folder, for ijcnn1 (default: %(default)s)")
+    parser.add_argument("--output", type=Path, default=DEFAULT_OUTPUT,
+                        help="Markdown report (default: %(default)s)")
     args = parser.parse_args(argv)
     unknown = [name for name in args.peers if name not in PEER_NAMES]
     if unknown:
         parser.error(f"unknown peers {unknown}; choose from {PEER_NAMES}")
+    if not args.ijcnn1_sizes and not args.synthetic_sizes:
+        parser.error("both series are empty: give --ijcnn1-sizes or --synthetic-sizes")
     return args
 
 

@@ -276,6 +276,12 @@ def svmx_reference(rows, dataset):
     return None
 
 
+def _seconds(value):
+    """Seconds with three decimals, or three significant digits below 0.1 s (a
+    millisecond-long step would read 0.001 otherwise)."""
+    return f"{value:.3f}" if value >= 0.1 else f"{value:.3g}"
+
+
 def table_row(row, reference):
     """One Markdown table line."""
     head = f"| {row['dataset']} | {row['shape']} | {row['library']} |"
@@ -285,9 +291,9 @@ def table_row(row, reference):
     svmx_predict = reference and reference["predict"]
     peak = "" if row["peak_mb"] is None else f"{row['peak_mb']:.0f}"
     cells = [
-        f"{row['fit']:.3f}",
+        _seconds(row["fit"]),
         _ratio(svmx_fit, row["fit"]),
-        f"{row['predict']:.3f}",
+        _seconds(row["predict"]),
         _ratio(svmx_predict, row["predict"]),
         _score_text(row),
         str(row["n_sv"]),
@@ -370,6 +376,8 @@ def targets_table(rows):
             continue
         cells, verdicts = [], []
         fastest = _fastest_peer(rows, dataset)
+        if fastest is None:
+            continue  # no peer ran on this data set: nothing to compare with
         cell, met = _target_cell(fastest and reference["fit"] / fastest["fit"], FIT_VS_FASTEST)
         cells.append(f"{cell} ({fastest['library']})" if fastest else "")
         verdicts.append(met)
@@ -440,6 +448,13 @@ def _load():
 OPENBLAS_CORETYPES = {"sse2": "Prescott", "avx2": "Haswell"}
 
 
+def _core_name(architecture):
+    """OpenBLAS's core name, with its one confusing alias spelled out."""
+    if architecture == "Katmai":  # OpenBLAS names its Prescott (SSE3) kernels "Katmai"
+        return "Prescott (SSE3; OpenBLAS reports it as Katmai)"
+    return architecture
+
+
 def machine_line():
     """The CPU, its caches and the instruction-set level each library ran at."""
     import svmx._config as config
@@ -451,7 +466,7 @@ def machine_line():
 
         blas = sorted(
             {
-                f"{pool['internal_api']} {pool.get('architecture')}"
+                f"{pool['internal_api']} {_core_name(pool.get('architecture'))}"
                 for pool in threadpool_info()
                 if pool["user_api"] == "blas"
             }
@@ -513,7 +528,7 @@ def notes_section(notes):
 def render_report(rows, args, notes):
     """The whole Markdown report."""
     lines = header(args) + results_table(rows)
-    lines += ["", "## Issue 15 targets (default svmx)", ""] + targets_table(rows)
+    lines += ["", "## Performance targets (default svmx; issue 15)", ""] + targets_table(rows)
     lines += notes_section(notes)
     return "\n".join(lines) + "\n"
 
@@ -591,7 +606,13 @@ def parse_args(argv=None):
         default=PEER_NAMES,
         help=f"comma-separated libraries (default: {','.join(PEER_NAMES)})",
     )
-    parser.add_argument("--repeat", type=int, default=1, help="timed runs per step; best kept")
+    parser.add_argument(
+        "--repeat",
+        type=int,
+        default=1,
+        help=f"timed runs per step, the best kept (default: 1; steps under "
+        f"{MIN_TOTAL_SECONDS:g} s run more)",
+    )
     parser.add_argument(
         "--skip-slow-peers",
         action="store_true",
@@ -609,8 +630,15 @@ def parse_args(argv=None):
         help="cap svmx's vectorised loops (SVMX_ISA) and OpenBLAS (OPENBLAS_CORETYPE) at this "
         "level; the suite re-runs itself in a child process with those set",
     )
-    parser.add_argument("--data-dir", type=Path, default=DEFAULT_DATA_DIR)
-    parser.add_argument("--output", type=Path, default=DEFAULT_OUTPUT, help="Markdown report")
+    parser.add_argument(
+        "--data-dir",
+        type=Path,
+        default=DEFAULT_DATA_DIR,
+        help="the shared LIBSVM data files (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--output", type=Path, default=DEFAULT_OUTPUT, help="Markdown report (default: %(default)s)"
+    )
     args = parser.parse_args(argv)
     if args.repeat < 1:
         parser.error("--repeat must be at least 1")
@@ -662,7 +690,9 @@ def rerun_capped(isa, argv, script=None):
     env.pop("OPENBLAS_CORETYPE", None)
     if isa in OPENBLAS_CORETYPES:
         env["OPENBLAS_CORETYPE"] = OPENBLAS_CORETYPES[isa]
-    log(f"re-running with SVMX_ISA={isa}, OPENBLAS_CORETYPE={env.get('OPENBLAS_CORETYPE', '')}")
+    coretype = env.get("OPENBLAS_CORETYPE")
+    log(f"re-running with SVMX_ISA={isa}, "
+        + (f"OPENBLAS_CORETYPE={coretype}" if coretype else "OPENBLAS_CORETYPE unset"))
     script = Path(script or __file__).resolve()
     return subprocess.call([sys.executable, str(script), *argv], env=env)
 

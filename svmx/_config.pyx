@@ -39,7 +39,9 @@ def check_isa_setting(value=None):
     ``SVMX_ISA`` caps the instruction set of svmx's vectorised loops: ``sse2``
     (the x86-64 baseline), ``avx2`` (x86-64-v3: AVX2 and FMA) or ``avx512``
     (x86-64-v4); unset or empty, the loops use the widest the CPU has. A cap above
-    the CPU's level changes nothing. The loops read it once, when first run.
+    the CPU's level changes nothing. It is read once, when svmx is imported: set it
+    before (in the environment of the process, or in ``os.environ`` before the first
+    ``import svmx``); later changes have no effect.
 
     Parameters
     ----------
@@ -48,6 +50,8 @@ def check_isa_setting(value=None):
 
     Raises
     ------
+    TypeError
+        If the value is not a string.
     ValueError
         If the value names no level.
 
@@ -64,11 +68,18 @@ def check_isa_setting(value=None):
         value = os.environ.get("SVMX_ISA")
     if value is None:
         return
-    if isa_parse(value.encode("ascii", "replace")) < 0:
+    if not isinstance(value, str):
+        raise TypeError(f"SVMX_ISA must be a string; got {type(value).__name__}")
+    if "\0" in value or isa_parse(value.encode("ascii", "replace")) < 0:
+        shown = value if len(value) <= 40 else value[:40] + "..."
         expected = ", ".join(repr(name) for name in ISA_SETTINGS)
         raise ValueError(
-            f"SVMX_ISA={value!r} names no instruction set: expected one of {expected}, or unset"
+            f"SVMX_ISA={shown!r} names no instruction set: expected one of {expected}, or unset"
         )
+
+
+# The setting svmx's modules read when they were imported (with this one).
+_ISA_SETTING_AT_IMPORT = os.environ.get("SVMX_ISA") or None
 
 
 def isa_info():
@@ -78,8 +89,9 @@ def isa_info():
     -------
     dict
         ``"machine"``: the widest level this CPU runs (``"sse2"``, ``"avx2"`` or
-        ``"avx512"``); ``"cap"``: the ``SVMX_ISA`` setting or None; ``"active"``:
-        the level the loops run at; ``"multi_isa"``: whether this build carries a
+        ``"avx512"``); ``"cap"``: the ``SVMX_ISA`` setting read when svmx was
+        imported, or None; ``"active"``: the level the loops run at;
+        ``"multi_isa"``: whether this build carries a
         version of each loop per level (GCC on x86-64 Linux) or one only.
 
     Examples
@@ -90,7 +102,7 @@ def isa_info():
     """
     return {
         "machine": ISA_NAMES[isa_machine()],
-        "cap": os.environ.get("SVMX_ISA") or None,
+        "cap": _ISA_SETTING_AT_IMPORT,
         "active": ISA_NAMES[isa_level()],
         "multi_isa": bool(MULTI_ISA),
     }
@@ -185,3 +197,9 @@ def show_config(file=None):
     """
     for key, value in build_info().items():
         print(f"{key:>20}: {value}", file=file)
+
+
+# This module's vectorised loops run at the instruction-set level fixed here, at
+# import, when every module of svmx reads SVMX_ISA (isa.pxd): later changes to the
+# variable change nothing, so all of svmx runs at the level show_config() reports.
+_ISA_LEVEL = isa_level()

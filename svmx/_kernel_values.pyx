@@ -9,6 +9,7 @@ their dot products with scipy.sparse first.
 import numpy as np
 import scipy.sparse as sp
 
+from svmx._engine.isa cimport isa_level
 from svmx._engine.kernel_map cimport (
     KernelParams,
     kernel_block,
@@ -95,3 +96,9 @@ def kernel_matrix(X, Y, kernel, *, X_sq_norms=None, Y_sq_norms=None):
     with nogil:
         kernel_block(&params, X_view, x_norms, Y_view, y_norms, out)
     return np.asarray(out)
+
+
+# This module's vectorised loops run at the instruction-set level fixed here, at
+# import, when every module of svmx reads SVMX_ISA (isa.pxd): later changes to the
+# variable change nothing, so all of svmx runs at the level show_config() reports.
+_ISA_LEVEL = isa_level()

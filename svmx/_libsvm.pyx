@@ -26,6 +26,7 @@ import threading
 import numpy as np
 import scipy.sparse as sp
 
+from svmx._engine.isa cimport isa_level
 from svmx._engine.block_solver cimport BlockSolver
 from svmx._engine.kernel cimport Kernel
 from svmx._engine.kernel_map cimport KernelParams, kernel_params_of
@@ -556,3 +557,9 @@ def pairwise_coupling(R):
     [[0.5, 0.5]]
     """
     return _pairwise_coupling(R)
+
+
+# This module's vectorised loops run at the instruction-set level fixed here, at
+# import, when every module of svmx reads SVMX_ISA (isa.pxd): later changes to the
+# variable change nothing, so all of svmx runs at the level show_config() reports.
+_ISA_LEVEL = isa_level()

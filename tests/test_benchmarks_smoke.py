@@ -177,7 +177,7 @@ def test_run_on_a_synthetic_set_checks_issue_15_targets(tmp_path):
     lines = result.stdout.splitlines()
     row = next(_cells(line) for line in lines if line.startswith("| dense_54 |"))
     assert row[1] == "5000 x 54 (dense)" and row[2] == "svmx"
-    assert "## Issue 15 targets (default svmx)" in lines
+    assert "## Performance targets (default svmx; issue 15)" in lines
 
 
 def test_bench_scale_reports_time_memory_and_growth(tmp_path):

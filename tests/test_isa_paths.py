@@ -60,7 +60,9 @@ def test_every_documented_setting_is_accepted(value):
     check_isa_setting(value)
 
 
-@pytest.mark.parametrize("value", ["avx3", "avx-512", "sse4", "v3", " avx2", "a" * 40])
+@pytest.mark.parametrize(
+    "value", ["avx3", "avx-512", "sse4", "v3", " avx2", "a" * 40, "avx2\x00junk", "x86-64-v2"]
+)
 def test_a_setting_that_names_no_level_is_refused_naming_the_variable(value):
     with pytest.raises(ValueError, match=r"SVMX_ISA=.* names no instruction set: expected"):
         check_isa_setting(value)
@@ -213,3 +215,46 @@ def test_fits_agree_on_every_path(tmp_path):
         np.testing.assert_allclose(
             values["block/decision"], reference["block/decision"], atol=2e-3, err_msg=level
         )
+
+
+LEVELS_OF_MODULES = """
+import importlib, json, os, sys
+import numpy as np
+import svmx
+before = dict(svmx._config.isa_info())
+os.environ["SVMX_ISA"] = sys.argv[1]  # too late: svmx read it at import
+svmx.SVC(gamma=0.5).fit(np.array([[0.0], [1.0]]), [0, 1]).predict([[0.2]])
+names = ["svmx._config", "svmx._libsvm", "svmx._kernel_values"] + [
+    "svmx._engine." + name for name in ("block_solver", "gram_rows", "kernel", "kernel_map",
+                                       "libsvm_values", "predict", "qmatrix", "rows", "solver")]
+levels = {name: importlib.import_module(name)._ISA_LEVEL for name in names}
+print(json.dumps({"levels": levels, "before": before, "after": svmx._config.isa_info()}))
+"""
+
+
+@needs_paths
+@pytest.mark.parametrize("at_start", [None, "sse2"])
+def test_every_module_runs_the_level_read_at_import(at_start, tmp_path):
+    """Every compiled module fixes its level when svmx is imported; changing SVMX_ISA later
+    (here to avx2, or to a value that names nothing) changes no module's level and not
+    what isa_info reports."""
+    expected = {"sse2": 1, "avx2": 3, "avx512": 4}[at_start or MACHINE]
+    for late in ("avx2", "bogus"):
+        result = run_child(LEVELS_OF_MODULES.replace("sys.argv[1]", repr(late)), tmp_path,
+                           isa=at_start)
+        assert result.returncode == 0, result.stderr[-3000:]
+        report = json.loads(result.stdout)
+        assert set(report["levels"].values()) == {expected}, report["levels"]
+        assert report["after"] == report["before"]
+        assert report["after"]["cap"] == at_start
+
+
+def test_a_setting_that_is_not_a_string_is_a_type_error():
+    with pytest.raises(TypeError, match="SVMX_ISA must be a string; got int"):
+        check_isa_setting(5)
+
+
+def test_a_long_setting_is_shortened_in_the_message():
+    with pytest.raises(ValueError) as error:
+        check_isa_setting("x" * 5000)
+    assert len(str(error.value)) < 300

@@ -31,6 +31,7 @@ from cython.parallel cimport prange
 from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memset
 
+from svmx._engine.isa cimport isa_level
 from svmx._engine.fastmath cimport row_dot_weights
 from svmx._engine.kernel_map cimport KernelParams
 from svmx._engine.rows cimport BLOCK_NOT_RESERVED, BLOCK_OK, Rows
@@ -410,3 +411,9 @@ cdef class BlockSolver:
         free(block_norms)
         free(slot_member)
         return si.status
+
+
+# This module's vectorised loops run at the instruction-set level fixed here, at
+# import, when every module of svmx reads SVMX_ISA (isa.pxd): later changes to the
+# variable change nothing, so all of svmx runs at the level show_config() reports.
+_ISA_LEVEL = isa_level()

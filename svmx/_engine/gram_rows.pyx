@@ -5,6 +5,7 @@ n entries would move 2n values per swap of shrinking)."""
 
 import numpy as np
 
+from svmx._engine.isa cimport isa_level
 from svmx._engine.rows cimport Rows
 
 
@@ -75,3 +76,9 @@ cdef class GramRows32(Rows):
 
     cdef void swap(self, Py_ssize_t i, Py_ssize_t j) noexcept nogil:
         swap_order(self.order, i, j)
+
+
+# This module's vectorised loops run at the instruction-set level fixed here, at
+# import, when every module of svmx reads SVMX_ISA (isa.pxd): later changes to the
+# variable change nothing, so all of svmx runs at the level show_config() reports.
+_ISA_LEVEL = isa_level()

@@ -3,10 +3,12 @@
 # Each loop is compiled three times on GCC for x86-64 Linux: for x86-64-v4
 # (AVX-512), x86-64-v3 (AVX2 + FMA) and the x86-64 baseline (SSE2); a call runs
 # the widest version this CPU has, or a narrower one when the environment
-# variable SVMX_ISA caps it ("sse2", "avx2", "avx512"; read once per module, on
-# the first call). Elsewhere (other compilers, aarch64) a loop is compiled once,
-# for the build's target. The cap lets one machine run and benchmark every path
-# (tests/test_isa_paths.py, benchmarks/run.py --isa).
+# variable SVMX_ISA caps it ("sse2", "avx2", "avx512"). Each module keeps the
+# level it read in its own static; every module of svmx calls isa_level() at its
+# import, so all of them read SVMX_ISA at `import svmx` and agree. Elsewhere
+# (other compilers, aarch64) a loop is compiled once, for the build's target.
+# The cap lets one machine run and benchmark every path (tests/test_isa_paths.py,
+# benchmarks/run.py --isa).
 #
 # SVMX_MULTIVERSION(return type, name, (parameters), (arguments), body...) defines
 # name##_v4, name##_v3 and name##_v1 and the dispatching function `name`;

@@ -1,6 +1,7 @@
 # cython: language_level=3, cdivision=True
 """The kernel over the rows a solver works on: its columns and single values."""
 
+from svmx._engine.isa cimport isa_level
 from svmx._engine.kernel_map cimport PRECOMPUTED, kernel_from_dot, map_kernel_values
 from svmx._engine.rows cimport Rows
 
@@ -51,3 +52,9 @@ cdef class Kernel:
         held = self.original_index[i]
         self.original_index[i] = self.original_index[j]
         self.original_index[j] = held
+
+
+# This module's vectorised loops run at the instruction-set level fixed here, at
+# import, when every module of svmx reads SVMX_ISA (isa.pxd): later changes to the
+# variable change nothing, so all of svmx runs at the level show_config() reports.
+_ISA_LEVEL = isa_level()

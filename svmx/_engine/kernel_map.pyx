@@ -4,6 +4,7 @@
 from cython.parallel cimport prange
 from scipy.linalg.cython_blas cimport dgemm
 
+from svmx._engine.isa cimport isa_level
 from svmx._engine.fastmath cimport exp_double
 
 cdef enum:
@@ -80,3 +81,9 @@ cdef int kernel_block(const KernelParams* params,
               &beta, &out[0, 0], &n_y)
     map_dot_products(params, out, X_sq_norms, Y_sq_norms)
     return 0
+
+
+# This module's vectorised loops run at the instruction-set level fixed here, at
+# import, when every module of svmx reads SVMX_ISA (isa.pxd): later changes to the
+# variable change nothing, so all of svmx runs at the level show_config() reports.
+_ISA_LEVEL = isa_level()

@@ -18,6 +18,7 @@ from libc.math cimport exp, tanh
 import numpy as np
 import scipy.sparse as sp
 
+from svmx._engine.isa cimport isa_level
 from svmx._engine.kernel_map cimport (
     LINEAR,
     POLY,
@@ -246,3 +247,9 @@ def libsvm_ovo_values(X, support_vectors, dual_coef, n_support, rho, kernel,
                               s_data, &kvalue_view[thread, 0])
             pair_sums(&kvalue_view[thread, 0], coef, starts, rho_view, &out[i, 0])
     return np.asarray(out)
+
+
+# This module's vectorised loops run at the instruction-set level fixed here, at
+# import, when every module of svmx reads SVMX_ISA (isa.pxd): later changes to the
+# variable change nothing, so all of svmx runs at the level show_config() reports.
+_ISA_LEVEL = isa_level()

@@ -576,3 +576,9 @@ def decision_values(X, support_vectors, dual_coef, n_support, *, int kernel_type
         predict_rows(&model, &rows, n_rows, chunk_rows, capacity, out, int_scratch,
                      float_scratch, index_scratch, n_threads)
     return np.asarray(out)
+
+
+# This module's vectorised loops run at the instruction-set level fixed here, at
+# import, when every module of svmx reads SVMX_ISA (isa.pxd): later changes to the
+# variable change nothing, so all of svmx runs at the level show_config() reports.
+_ISA_LEVEL = isa_level()

@@ -3,6 +3,7 @@
 
 import numpy as np
 
+from svmx._engine.isa cimport isa_level
 from svmx._engine.cache cimport KernelCache
 from svmx._engine.kernel cimport Kernel
 
@@ -272,3 +273,9 @@ cdef class SvrQ(QMatrix):
     def cache(self):
         """KernelCache : The cache of kernel columns (read it; changing it desynchronises Q)."""
         return self.cache
+
+
+# This module's vectorised loops run at the instruction-set level fixed here, at
+# import, when every module of svmx reads SVMX_ISA (isa.pxd): later changes to the
+# variable change nothing, so all of svmx runs at the level show_config() reports.
+_ISA_LEVEL = isa_level()

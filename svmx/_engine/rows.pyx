@@ -11,6 +11,7 @@ from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memcpy
 from scipy.linalg.cython_blas cimport dgemv, sgemm, sgemv
 
+from svmx._engine.isa cimport isa_level
 from svmx._engine.fastmath cimport dense_row_times_block, sparse_row_times_block
 from svmx._engine.kernel_map cimport KernelParams, map_block_rows, map_kernel_values32
 
@@ -580,3 +581,9 @@ cdef class TiledRows(Rows):
                     memcpy(out + (t + copy * n) * ld, out + t * ld, n_which * sizeof(float))
         free(base_which)
         return status
+
+
+# This module's vectorised loops run at the instruction-set level fixed here, at
+# import, when every module of svmx reads SVMX_ISA (isa.pxd): later changes to the
+# variable change nothing, so all of svmx runs at the level show_config() reports.
+_ISA_LEVEL = isa_level()

@@ -21,6 +21,7 @@ from libc.time cimport CLOCKS_PER_SEC, clock, clock_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy
 
+from svmx._engine.isa cimport isa_level
 from svmx._engine.qmatrix cimport QMatrix
 
 cdef double INF = float("inf")
@@ -687,3 +688,9 @@ cdef class SolverNU(Solver):
         r_n = sum_free_n / n_free_n if n_free_n > 0 else (upper_n + lower_n) / 2.0
         si.r = (r_p + r_n) / 2.0
         return (r_p - r_n) / 2.0
+
+
+# This module's vectorised loops run at the instruction-set level fixed here, at
+# import, when every module of svmx reads SVMX_ISA (isa.pxd): later changes to the
+# variable change nothing, so all of svmx runs at the level show_config() reports.
+_ISA_LEVEL = isa_level()
