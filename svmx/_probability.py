@@ -6,8 +6,11 @@ the estimator's ``random_state``), and Platt's sigmoid is fitted to them
 (Platt 1999; Lin, Lin & Weng 2007). At prediction the pairwise
 probabilities are coupled into one distribution per sample (Wu, Lin & Weng
 2004, method 2). With a :class:`~svmx.preprocessing.GlibcRand` as the
-random state, the folds are svm-train's and, on sparse input, every number is
-LIBSVM's to the last bit (svm-train -b 1).
+random state, the folds are svm-train's, and under ``solver='smo'`` on sparse
+input every number is LIBSVM's to the last bit (svm-train -b 1). Under
+``solver='auto'`` (the default) the same folds share work with their pair
+(`svmx._platt_folds`): the same fold models to the solver's tolerance, several
+times faster.
 
 ``svmx train -b 1`` also fits LIBSVM's two other probability models: for
 epsilon- and nu-SVR the scale of a Laplace distribution of the error
@@ -36,6 +39,7 @@ import scipy.sparse as sp
 from svmx import _libsvm
 from svmx._glibc_rand import GlibcRand
 from svmx._layout import ovo_pairs
+from svmx._platt_folds import seeded_held_out_decisions
 from svmx._random import numpy_generator
 from svmx._specs import KernelSpec, Problem, SolveSpec
 from svmx._training import NonFiniteSolution, sequential_sum, solve_problem
@@ -89,22 +93,24 @@ def _fold_bounds(n_rows: int, n_folds: int) -> list[tuple[int, int]]:
             for fold in range(n_folds)]
 
 
-def _held_out_decisions(
-    matrix, rows: np.ndarray, problem: Problem, kernel: KernelSpec, solve: SolveSpec,
-    order: np.ndarray,
-) -> np.ndarray:
-    """Decision values of each of a pair's rows from a model trained on the other folds.
+def fold_plan(order: np.ndarray, labels: np.ndarray) -> list[tuple[np.ndarray, Any]]:
+    """LIBSVM's folds of a pair: per fold, its held-out positions and its training positions.
 
-    LIBSVM's ``svm_binary_svc_probability``: the folds are contiguous runs of
-    ``order`` (a permutation of the pair's positions), and each fold's model is
-    trained on the other rows in that order, its +1 class first (as LIBSVM's
-    svm_train groups them). ``problem`` is the pair's problem over ``rows``.
-    With ``solve.log``, each fold's training prints what svm_train prints.
-    Rows of a fold whose training problem has no finite solution get NaN.
+    The folds are contiguous runs of ``order`` (a permutation of the pair's
+    positions), and each fold's model is trained on the other positions in that
+    order, its +1 class first (as LIBSVM's svm_train groups them). A fold whose
+    training positions hold one class only (or none) gets, in place of them, the
+    decision value LIBSVM gives its held-out rows: +1, -1 (or 0). Empty folds
+    are left out.
+
+    Examples
+    --------
+    >>> plan = fold_plan(np.arange(5), np.array([1, -1, 1, -1, -1], np.int8))
+    >>> [(held.tolist(), training.tolist()) for held, training in plan][:2]
+    [([0], [2, 1, 3, 4]), ([1], [0, 2, 3, 4])]
     """
-    labels = problem.y
-    decisions = np.zeros(rows.size, dtype=np.float64)
-    for start, stop in _fold_bounds(rows.size, N_FOLDS):
+    plan = []
+    for start, stop in _fold_bounds(order.size, N_FOLDS):
         held_out = order[start:stop]
         if held_out.size == 0:
             continue
@@ -112,9 +118,30 @@ def _held_out_decisions(
         positive = training[labels[training] == 1]
         negative = training[labels[training] == -1]
         if positive.size == 0 or negative.size == 0:
-            decisions[held_out] = 1.0 if positive.size else -1.0 if negative.size else 0.0
+            plan.append((held_out, 1.0 if positive.size else -1.0 if negative.size else 0.0))
+        else:
+            plan.append((held_out, np.concatenate([positive, negative])))
+    return plan
+
+
+def _held_out_decisions(
+    matrix, rows: np.ndarray, problem: Problem, kernel: KernelSpec, solve: SolveSpec,
+    order: np.ndarray,
+) -> np.ndarray:
+    """Decision values of each of a pair's rows from a model trained on the other folds.
+
+    LIBSVM's ``svm_binary_svc_probability`` over `fold_plan`'s folds: every fold
+    trained from zero, its held-out rows evaluated as svm_predict_values does.
+    ``problem`` is the pair's problem over ``rows``. With ``solve.log``, each
+    fold's training prints what svm_train prints. Rows of a fold whose training
+    problem has no finite solution get NaN.
+    """
+    labels = problem.y
+    decisions = np.zeros(rows.size, dtype=np.float64)
+    for held_out, training in fold_plan(order, labels):
+        if not isinstance(training, np.ndarray):
+            decisions[held_out] = training
             continue
-        training = np.concatenate([positive, negative])
         try:
             result = solve_problem(
                 matrix, rows[training],
@@ -159,10 +186,45 @@ class PairSigmoids:
         """One permutation of ``range(size)`` per pair, drawn in the order given."""
         return [np.asarray(self._shuffler.permutation(size)) for size in sizes]
 
-    def fit(self, rows: np.ndarray, problem: Problem, solve: SolveSpec,
-            order: np.ndarray) -> tuple[float, float]:
-        """(A, B) of the pair over ``rows`` (class +1 first) with the folds of ``order``."""
-        decisions = _held_out_decisions(self.matrix, rows, problem, self.kernel, solve, order)
+    @staticmethod
+    def shares_work(solve: SolveSpec) -> bool:
+        """Whether the folds share work with their pair (``solver='auto'``,
+        `svmx._platt_folds`): the pair is then trained first and its solution
+        passed to `fit`. Otherwise the folds are LIBSVM's, trained from zero."""
+        return solve.solver == "auto"
+
+    def fit_with_pair(self, train_pair: Any, rows: np.ndarray, problem: Problem,
+                      solve: SolveSpec, order: np.ndarray, on: tuple) -> tuple[Any, tuple]:
+        """Train the pair (``train_pair()``) and fit its sigmoid, in the order the folds
+        need: LIBSVM's folds first, or the pair first where the folds share its work.
+
+        ``on`` is what ``train_pair`` solves on: (matrix, the pair's rows of it,
+        kernel). Returns the pair's solution and (A, B).
+        """
+        if not self.shares_work(solve):
+            sigmoid = self.fit(rows, problem, solve, order)
+            return train_pair(), sigmoid
+        solution = train_pair()
+        return solution, self.fit(rows, problem, solve, order, np.abs(solution.coef), on)
+
+    def fit(self, rows: np.ndarray, problem: Problem, solve: SolveSpec, order: np.ndarray,
+            pair_alpha: np.ndarray | None = None, on: tuple | None = None) -> tuple[float, float]:
+        """(A, B) of the pair over ``rows`` (class +1 first) with the folds of ``order``.
+
+        Where the folds share work (`shares_work`), ``pair_alpha`` is the pair's
+        solution (its alphas over ``rows``) and ``on`` what the pair was solved on
+        when that is not this object's matrix: (matrix, the pair's rows of it,
+        kernel), for example a Gram matrix every pair shares.
+        """
+        if self.shares_work(solve):
+            matrix, pair_rows, kernel = on if on is not None else (self.matrix, rows,
+                                                                   self.kernel)
+            decisions = seeded_held_out_decisions(
+                matrix, pair_rows, problem, kernel, solve, fold_plan(order, problem.y),
+                pair_alpha)
+        else:
+            decisions = _held_out_decisions(self.matrix, rows, problem, self.kernel, solve,
+                                            order)
         A, B, status = _fit_sigmoid(decisions, problem.y)
         if solve.log is not None and status in _PLATT_MESSAGES:
             solve.log.out(_PLATT_MESSAGES[status])

@@ -10,6 +10,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -283,8 +284,9 @@ def fit_one_vs_one(
     LIBSVM's ``Total nSV`` line.
 
     ``sigmoids`` (a `svmx._probability.PairSigmoids`) fits each pair's Platt
-    sigmoid just before the pair is trained, as LIBSVM does; the layout then
-    has ``prob_a`` and ``prob_b`` (empty without). ``seeds`` (from
+    sigmoid with the pair (`PairSigmoids.fit_with_pair`: LIBSVM's folds just
+    before it, or folds that share its work after it); the layout then has
+    ``prob_a`` and ``prob_b`` (empty without). ``seeds`` (from
     `svmx._warm_start.pair_seeds`) gives pairs (i, j) of the sorted classes their
     solver's starting point.
     """
@@ -308,15 +310,14 @@ def fit_one_vs_one(
         rows, problem = pair_problem(template, class_rows, bounds, i, j)
         if seeds is not None and (i, j) in seeds:
             problem = problem.seeded(seeds[i, j])
-        if sigmoids is not None:
-            sigmoid_of[i, j] = sigmoids.fit(
-                rows, problem, solve.replace(threads=pair_solve.threads, log=logs[number]),
-                orders[number])
-        try:
-            return solve_problem(solve_matrix, np.concatenate([solve_rows[i], solve_rows[j]]),
-                                 problem, pair_kernel, pair_solve.replace(log=logs[number]))
-        except NonFiniteSolution as error:
-            raise NonFiniteSolution(f"Classes {names[i]!r} and {names[j]!r}: {error}") from None
+        on = (solve_matrix, np.concatenate([solve_rows[i], solve_rows[j]]), pair_kernel)
+        spec = pair_solve.replace(log=logs[number])
+        train_pair = partial(_train_pair, on, problem, spec, (names[i], names[j]))
+        if sigmoids is None:
+            return train_pair()
+        result, sigmoid_of[i, j] = sigmoids.fit_with_pair(train_pair, rows, problem, spec,
+                                                          orders[number], on)
+        return result
 
     # Each pair is an independent solve that releases the GIL, so threads train
     # several at once; the results do not depend on the thread count.
@@ -332,6 +333,16 @@ def fit_one_vs_one(
     if log is not None:
         log.out(f"Total nSV = {layout['support'].size}\n")
     return layout
+
+
+def _train_pair(on: tuple, problem: Problem, solve: SolveSpec,
+                names: tuple) -> _libsvm.Solution:
+    """Solve one pair on ``on`` = (matrix, rows, kernel); a failure names its classes."""
+    matrix, rows, kernel = on
+    try:
+        return solve_problem(matrix, rows, problem, kernel, solve)
+    except NonFiniteSolution as error:
+        raise NonFiniteSolution(f"Classes {names[0]!r} and {names[1]!r}: {error}") from None
 
 
 def _trained_pairs(n_classes: int, class_order: np.ndarray | None) -> list[tuple[int, int]]:

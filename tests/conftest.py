@@ -56,6 +56,26 @@ def load_shared(name, n_features=None):
     return X.copy(), y.copy()
 
 
+def shared_subset(name, rows, regression=False):
+    """Every k-th row of a shared dataset (about ``rows`` of them), features scaled into
+    [-1, 1], multi-class data cut to its two most frequent classes (unless ``regression``).
+
+    Skips the calling test when the file is absent.
+    """
+    if not (SHARED_DATA_DIR / name).exists():
+        pytest.skip(f"shared dataset {name} is not available ({SHARED_DATA_DIR})")
+    X, y = load_shared(name)
+    if not regression:
+        labels, counts = np.unique(y, return_counts=True)
+        keep = np.isin(y, labels[np.argsort(-counts)[:2]])
+        X, y = X[keep], y[keep]
+    step = max(1, X.shape[0] // rows)
+    X, y = X[::step][:rows], y[::step][:rows]
+    scale = np.abs(X).max(axis=0)
+    X = X[:, scale > 0] / scale[scale > 0]
+    return np.ascontiguousarray(X), y
+
+
 @pytest.fixture(scope="session")
 def shared_data_dir():
     """Path of ``<project root>/../shared/data`` (it may not exist off the team's machines)."""

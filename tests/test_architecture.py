@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+import svmx._platt_folds
 import svmx._probability
 import svmx._shared_gram
 import svmx._training
@@ -74,6 +75,7 @@ def test_no_python_function_is_too_long():
     svmx._training.solve_problem,
     svmx._probability.PairSigmoids.fit,
     svmx._probability.laplace_scale,
+    svmx._platt_folds.seeded_held_out_decisions,
     svmx._shared_gram.shared_gram,
 ])
 def test_drivers_take_specs_not_the_estimator(function):

@@ -192,3 +192,20 @@ def test_bench_scale_reports_time_memory_and_growth(tmp_path):
     assert [row[1] for row in rows] == ["1,000", "2,000"]
     assert all(row[2] == "svmx" and float(row[3]) > 0 and row[5] != "" for row in rows)
     assert any(line.startswith("- synthetic, svmx: n^") for line in lines)
+
+
+def test_bench_probability_reports_cost_and_gap(tmp_path):
+    result = _run_script(
+        ["benchmarks/bench_probability.py", "--datasets", "six_classes_36", "--repeats", "1"],
+        tmp_path,
+    )
+    # Exit status 1 says a target was missed; anything else is a failure of the script.
+    assert result.returncode in (0, 1), result.stderr[-2000:]
+    assert result.stdout.startswith("machine: ")
+    row = next(_cells(line) for line in result.stdout.splitlines()
+               if line.startswith("| six_classes_36 |"))
+    assert row[1] == "4000 x 36 (dense)" and row[2] == "6"
+    ratio, libsvm_ratio, gap, shuffle_gap = map(float, row[5:9])
+    assert ratio > 1 and libsvm_ratio > 1
+    assert 0 <= gap < shuffle_gap
+    assert row[9] == ("met" if result.returncode == 0 else "NOT met")

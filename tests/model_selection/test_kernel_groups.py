@@ -11,7 +11,7 @@ starts along C (alpha seeding).
 
 import numpy as np
 import pytest
-from conftest import SHARED_DATA_DIR, load_shared
+from conftest import shared_subset
 
 from svmx import SVC, SVR, NuSVC, OneClassSVM
 from svmx._shared_gram import gram_matrix
@@ -26,20 +26,7 @@ ROWS = 300
 
 
 def _subset(name):
-    """Every k-th row (about ROWS of them); features scaled into [-1, 1]; multi-class
-    data cut to its two most frequent classes."""
-    if not (SHARED_DATA_DIR / name).exists():
-        pytest.skip(f"shared dataset {name} is not available ({SHARED_DATA_DIR})")
-    X, y = load_shared(name)
-    if name not in REGRESSION:
-        labels, counts = np.unique(y, return_counts=True)
-        keep = np.isin(y, labels[np.argsort(-counts)[:2]])
-        X, y = X[keep], y[keep]
-    step = max(1, X.shape[0] // ROWS)
-    X, y = X[::step][:ROWS], y[::step][:ROWS]
-    scale = np.abs(X).max(axis=0)
-    X = X[:, scale > 0] / scale[scale > 0]
-    return np.ascontiguousarray(X), y
+    return shared_subset(name, ROWS, regression=name in REGRESSION)
 
 
 def _dual_objective(model, X, epsilon=None, y=None):

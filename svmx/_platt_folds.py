@@ -1,0 +1,216 @@
+"""A pair's held-out decision values for Platt's sigmoid at the cost of a few solves.
+
+LIBSVM's procedure (`svmx._probability`) trains five models per one-vs-one pair,
+each from zero and each computing its own kernel values, then evaluates each
+held-out row against the fold's support vectors one sparse kernel value at a
+time: on dna.scale that made ``probability=True`` 8x the plain fit. Under
+``solver='auto'`` the folds share work instead, with LIBSVM's folds (the same
+permutation, the same contiguous runs of it) and the same optimum of each fold's
+problem within ``tol``:
+
+- the pair is trained first, and each fold of a C-SVC pair starts from the
+  pair's solution over the fold's training rows (alpha seeding across folds,
+  Wen et al. 2017). The held-out rows' share of the equality constraint
+  y'alpha = 0 is taken from the free alphas of the class in excess, equally
+  and no alpha below 0 (`fold_seed`), so the bounded alphas stay where they are;
+- where kernel values are dear (rows with many stored entries) the pair's Gram
+  matrix is computed once with matrix products; every fold trains on its block
+  and reads its held-out decision values from it (`pair_gram`);
+- otherwise each fold's held-out decision values come from the prediction engine;
+- the folds of a pair that has the fit's threads to itself run side by side.
+
+The result does not depend on the thread count. ``solver='smo'`` keeps LIBSVM's
+procedure to the last bit (svm-train -b 1).
+"""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+import scipy.sparse as sp
+
+from svmx import _libsvm
+from svmx._shared_gram import GRAM_SHARE_OF_CACHE, gram_bytes, gram_matrix
+from svmx._specs import KernelSpec, Problem, SolveSpec
+from svmx._training import NonFiniteSolution, solve_problem
+
+__all__ = ["fold_seed", "pair_gram", "seeded_held_out_decisions", "take_equally"]
+
+# A pair's Gram matrix pays for itself when its rows store at least this many
+# entries (kernel values cost one sparse or dense dot product each). Measured per
+# pair, best of 3 on Sapphire Rapids (Gram once / time it saves each fold):
+# dna.scale, sparse 45 per row, 1,300 rows: 10 ms / 13 ms; dense 36 features,
+# 1,330 rows: 13 ms / 0.9 ms; pendigits, dense 16: 13 ms / 0.4 ms; svmguide1,
+# dense 4: 35 ms / 2 ms. Sparse dot products cost several times dense ones.
+PAIR_GRAM_MIN_SPARSE_ENTRIES = 20
+PAIR_GRAM_MIN_DENSE_FEATURES = 100
+# Pairs with fewer rows than this train their folds one after another: a fold
+# then takes less time than handing it to a thread.
+FOLD_THREADS_MIN_ROWS = 1_000
+
+
+def take_equally(values: np.ndarray, amount: float) -> np.ndarray:
+    """`values` less the same cut t from each (none below 0), the cuts summing to `amount`.
+
+    Water filling: the cut t solves sum(min(v, t)) = amount. An amount of at
+    least ``values.sum()`` takes everything.
+
+    Examples
+    --------
+    >>> take_equally(np.array([0.5, 2.0, 3.0]), 2.5).tolist()
+    [0.0, 1.0, 2.0]
+    >>> take_equally(np.array([1.0, 1.0]), 5.0).tolist()
+    [0.0, 0.0]
+    """
+    values = np.asarray(values, dtype=np.float64)
+    if amount <= 0.0 or values.size == 0:
+        return values.copy()
+    if amount >= values.sum():
+        return np.zeros_like(values)
+    ordered = np.sort(values)
+    n = ordered.size
+    below = np.concatenate([[0.0], np.cumsum(ordered)[:-1]])  # sum of the k smallest
+    # The amount a cut of ordered[k] takes; nondecreasing in k.
+    reached = below + (n - np.arange(n)) * ordered
+    k = int(np.searchsorted(reached, amount))
+    cut = (amount - below[k]) / (n - k)
+    return values - np.minimum(values, cut)
+
+
+def fold_seed(alpha: np.ndarray, labels: np.ndarray, bounds: np.ndarray) -> np.ndarray:
+    """A feasible start for a C-SVC fold from the pair's alphas over the fold's rows.
+
+    The pair's alphas keep y'alpha = 0 over all its rows; over a fold's
+    training rows they are off by the held-out rows' share. That excess is
+    taken from the class that has it: from its free alphas first (equally,
+    none below 0, `take_equally`), then, if they hold too little, from its
+    bounded ones. The bounded alphas, most of a soft margin's, stay put.
+
+    Examples
+    --------
+    >>> seed = fold_seed(np.array([1.0, 0.5, 1.0]), np.array([1, 1, -1], np.int8),
+    ...                  np.ones(3))
+    >>> seed.tolist()  # the free 0.5 gives the excess up; the bounded 1.0 stays
+    [1.0, 0.0, 1.0]
+    """
+    seed = np.clip(np.asarray(alpha, dtype=np.float64), 0.0, bounds)
+    excess = float(seed[labels > 0].sum() - seed[labels < 0].sum())
+    side = labels > 0 if excess > 0 else labels < 0
+    excess = abs(excess)
+    free = np.flatnonzero(side & (seed > 0.0) & (seed < bounds))
+    taken = min(excess, float(seed[free].sum()))
+    seed[free] = take_equally(seed[free], taken)
+    if excess - taken > 0.0:
+        bounded = np.flatnonzero(side & (seed > 0.0))
+        seed[bounded] = take_equally(seed[bounded], excess - taken)
+    return seed
+
+
+def _stored_entries_per_row(matrix, rows: np.ndarray) -> float:
+    """Mean stored entries of ``rows`` of a dense or CSR matrix."""
+    if sp.issparse(matrix):
+        return float(np.diff(matrix.indptr)[rows].mean()) if rows.size else 0.0
+    return float(matrix.shape[1])
+
+
+def pair_gram(matrix, rows: np.ndarray, kernel: KernelSpec,
+              cache_bytes: float) -> np.ndarray | None:
+    """The float32 Gram matrix over a pair's rows, or None where it does not pay.
+
+    It is computed when kernel values are dear (see ``PAIR_GRAM_MIN_*``) and it
+    fits in ``GRAM_SHARE_OF_CACHE`` of the pair's cache budget; the values are
+    those a kernel cache holds (float64, stored as float32).
+
+    Examples
+    --------
+    >>> X = np.eye(3, 128)
+    >>> gram = pair_gram(X, np.arange(3), KernelSpec.named("linear"), 2.0**20)
+    >>> gram.tolist()
+    [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]
+    >>> pair_gram(X[:, :4], np.arange(3), KernelSpec.named("linear"), 2.0**20) is None
+    True
+    """
+    if kernel.is_precomputed or gram_bytes(rows.size) > GRAM_SHARE_OF_CACHE * cache_bytes:
+        return None
+    least = PAIR_GRAM_MIN_SPARSE_ENTRIES if sp.issparse(matrix) else PAIR_GRAM_MIN_DENSE_FEATURES
+    if _stored_entries_per_row(matrix, rows) < least:
+        return None
+    return gram_matrix(matrix[rows], kernel, np.float32)
+
+
+def _rows_of(matrix, rows: np.ndarray):
+    """``matrix[rows]``; sparse rows gathered in Cython (scipy's fancy indexing costs
+    tens of microseconds of Python, paid twice per fold)."""
+    if not sp.issparse(matrix):
+        return matrix[rows]
+    data, indices, indptr = _libsvm.gather_csr_rows(matrix, rows)
+    return sp.csr_matrix((data, indices, indptr), shape=(rows.size, matrix.shape[1]))
+
+
+def _decisions(matrix, test_rows: np.ndarray, support_rows: np.ndarray, coef: np.ndarray,
+               rho: float, kernel: KernelSpec) -> np.ndarray:
+    """K(x, SV) coef - rho for ``test_rows``: from a block of a Gram matrix, or from the
+    prediction engine. Neither calls BLAS, whose own threads would contend with the
+    pairs' and folds' threads."""
+    if kernel.is_precomputed:
+        block = matrix[np.ix_(test_rows, support_rows)]
+        return np.einsum("ij,j->i", block, coef, dtype=np.float64) - rho
+    vectors, tests = _rows_of(matrix, support_rows), _rows_of(matrix, test_rows)
+    if support_rows.size == 0 or not _libsvm.engine_serves(vectors):
+        block = _libsvm.kernel_matrix(tests, vectors, kernel)
+        return np.einsum("ij,j->i", block, coef) - rho
+    values = _libsvm.decision_values(tests, vectors, coef[None, :],
+                                     np.array([support_rows.size]), kernel)
+    return values[:, 0] - rho
+
+
+def seeded_held_out_decisions(
+    matrix, rows: np.ndarray, problem: Problem, kernel: KernelSpec, solve: SolveSpec,
+    folds: list[tuple[np.ndarray, np.ndarray | float]], pair_alpha: np.ndarray | None,
+) -> np.ndarray:
+    """The held-out decision values of a pair's folds, sharing work as the module says.
+
+    ``folds`` lists, per fold, its held-out positions in the pair and either its
+    training positions (class +1 first) or the constant its held-out rows get
+    (a fold trained on one class). ``pair_alpha`` is the pair's solution over
+    its rows (None: every fold starts from 0). Rows of a fold with no finite
+    solution get NaN.
+    """
+    gram = pair_gram(matrix, rows, kernel, solve.cache_bytes)
+    if gram is not None:
+        matrix, rows, kernel = gram, np.arange(rows.size), kernel.as_gram()
+    seeds = pair_alpha is not None and problem.formulation == "c_svc"
+    threads = 1
+    if solve.log is None and rows.size >= FOLD_THREADS_MIN_ROWS:
+        threads = min(solve.threads, len(folds))
+    fold_solve = solve.replace(threads=max(1, solve.threads // threads))
+    labels = problem.y
+
+    def fold_decisions(fold: tuple[np.ndarray, np.ndarray | float]) -> np.ndarray:
+        held_out, training = fold
+        if not isinstance(training, np.ndarray):
+            return np.full(held_out.size, training)
+        fold_problem = problem.on(problem.C[training], y=labels[training])
+        if seeds:
+            fold_problem = fold_problem.seeded(
+                fold_seed(pair_alpha[training], labels[training], fold_problem.C))
+        try:
+            result = solve_problem(matrix, rows[training], fold_problem, kernel, fold_solve)
+        except NonFiniteSolution:
+            return np.full(held_out.size, np.nan)
+        support = np.flatnonzero(result.coef)
+        if solve.log is not None:
+            solve.log.out(f"Total nSV = {support.size}\n")
+        return _decisions(matrix, rows[held_out], rows[training][support],
+                          result.coef[support], result.rho, kernel)
+
+    if threads > 1:
+        with ThreadPoolExecutor(max_workers=threads) as pool:
+            values = list(pool.map(fold_decisions, folds))
+    else:
+        values = [fold_decisions(fold) for fold in folds]
+    decisions = np.zeros(rows.size, dtype=np.float64)
+    for (held_out, _), fold_values in zip(folds, values, strict=True):
+        decisions[held_out] = fold_values
+    return decisions

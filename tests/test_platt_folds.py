@@ -1,0 +1,154 @@
+"""Platt's cross-validation under ``solver='auto'``: folds seeded from their pair, a shared
+Gram matrix, folds side by side (``svmx._platt_folds``).
+
+- the seeds are feasible (box and equality constraint) and keep the bounded alphas;
+- a seeded fold reaches the dual objective of a fold trained from zero, within tol, on
+  (a subset of) every shared classification dataset, and its held-out decision values
+  are those of the cold fold to the solver's tolerance;
+- the Gram matrix path gives the decision values of the kernel path;
+- the probabilities are LIBSVM's procedure's (``solver='smo'``) to 1e-3, a hundredth of
+  what another fold shuffle changes; they do not depend on the thread count.
+"""
+
+import numpy as np
+import pytest
+from conftest import load_shared, shared_subset
+
+import svmx
+import svmx._platt_folds as platt_folds
+from svmx._platt_folds import fold_seed, pair_gram, seeded_held_out_decisions, take_equally
+from svmx._probability import _held_out_decisions, fold_plan
+from svmx._specs import BYTES_PER_MB, KernelSpec, Problem, SolveSpec
+from svmx._training import solve_problem
+
+CLASSIFICATION = ["heart_scale", "a9a", "w8a", "ijcnn1", "mushrooms", "dna.scale",
+                  "pendigits", "mnist_5k.libsvm", "reuters_lasvm", "svmguide1"]
+ROWS = 600
+TOL = 1e-3
+SOLVE = SolveSpec("auto", TOL, 100 * BYTES_PER_MB, True, -1, 1)
+
+
+def _pair(name, C=1.0):
+    X, y = shared_subset(name, ROWS)
+    labels = np.where(y == np.unique(y)[0], 1, -1).astype(np.int8)
+    rows = np.concatenate([np.flatnonzero(labels == 1), np.flatnonzero(labels == -1)])
+    problem = Problem("c_svc", C=np.full(rows.size, C), y=labels[rows])
+    kernel = KernelSpec.named("rbf", gamma=1.0 / X.shape[1])
+    return X, rows, problem, kernel
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_take_equally_takes_the_amount_with_equal_cuts(seed):
+    rng = np.random.default_rng(seed)
+    values = rng.exponential(size=rng.integers(1, 40)) * (rng.random(1) < 0.8)
+    amount = rng.uniform(0, 1.2) * values.sum()
+    left = take_equally(values, amount)
+    assert (left >= 0).all() and (left <= values).all()
+    np.testing.assert_allclose(values.sum() - left.sum(), min(amount, values.sum()),
+                               rtol=1e-12, atol=1e-12)
+    cuts = (values - left)[left > 0]  # every value not emptied gives up the same cut
+    if cuts.size:
+        np.testing.assert_allclose(cuts, cuts[0], rtol=1e-9, atol=1e-12)
+        assert (values[left == 0] <= cuts[0] + 1e-12).all()
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_fold_seeds_are_feasible_and_keep_bounded_alphas(seed):
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(2, 60))
+    labels = np.where(rng.random(n) < 0.5, 1, -1).astype(np.int8)
+    bounds = rng.choice([1.0, 2.5], size=n)
+    alpha = np.where(rng.random(n) < 0.3, bounds, rng.random(n) * bounds)
+    alpha[rng.random(n) < 0.3] = 0.0
+    seed_alpha = fold_seed(alpha, labels, bounds)
+    assert (seed_alpha >= 0).all() and (seed_alpha <= bounds).all()
+    residual = seed_alpha[labels > 0].sum() - seed_alpha[labels < 0].sum()
+    assert abs(residual) <= 1e-12 * max(1.0, alpha.sum())
+    excess = alpha[labels > 0].sum() - alpha[labels < 0].sum()
+    side = labels > 0 if excess > 0 else labels < 0
+    assert np.array_equal(seed_alpha[~side], alpha[~side])  # the other class is untouched
+    free = side & (alpha > 0) & (alpha < bounds)
+    if alpha[free].sum() >= abs(excess):
+        assert np.array_equal(seed_alpha[side & ~free], alpha[side & ~free])
+
+
+@pytest.mark.parametrize("name", CLASSIFICATION)
+def test_seeded_folds_reach_the_cold_folds_objective(name):
+    X, rows, problem, kernel = _pair(name)
+    pair = solve_problem(X, rows, problem, kernel, SOLVE)
+    alpha = np.abs(pair.coef)
+    plan = fold_plan(np.random.default_rng(0).permutation(rows.size), problem.y)
+    for _, training in plan:
+        if not isinstance(training, np.ndarray):
+            continue
+        fold = problem.on(problem.C[training], y=problem.y[training])
+        seeded = fold.seeded(fold_seed(alpha[training], problem.y[training], fold.C))
+        assert seeded.initial_alpha is not None  # the seed is kept, not dropped
+        cold = solve_problem(X, rows[training], fold, kernel, SOLVE)
+        warm = solve_problem(X, rows[training], seeded, kernel, SOLVE)
+        assert abs(warm.obj - cold.obj) <= TOL * max(1.0, abs(cold.obj))
+    cold_values = _held_out_decisions(X, rows, problem, kernel, SOLVE,
+                                      np.random.default_rng(0).permutation(rows.size))
+    warm_values = seeded_held_out_decisions(X, rows, problem, kernel, SOLVE, plan, alpha)
+    # Both stop at an optimality gap of tol; the decision values agree to a few tol.
+    np.testing.assert_allclose(warm_values, cold_values, rtol=0, atol=20 * TOL)
+
+
+def test_the_gram_path_gives_the_kernel_paths_values(monkeypatch):
+    X, rows, problem, kernel = _pair("dna.scale")
+    assert pair_gram(X, rows, kernel, SOLVE.cache_bytes) is not None  # 180 dense features
+    plan = fold_plan(np.random.default_rng(1).permutation(rows.size), problem.y)
+    via_gram = seeded_held_out_decisions(X, rows, problem, kernel, SOLVE, plan, None)
+    monkeypatch.setattr(platt_folds, "PAIR_GRAM_MIN_DENSE_FEATURES", 10**9)
+    assert pair_gram(X, rows, kernel, SOLVE.cache_bytes) is None
+    via_kernel = seeded_held_out_decisions(X, rows, problem, kernel, SOLVE, plan, None)
+    # The Gram matrix holds float32 values, as the kernel cache does.
+    np.testing.assert_allclose(via_gram, via_kernel, rtol=0, atol=1e-4)
+
+
+def test_no_gram_beyond_the_cache_budget():
+    X, rows, _, kernel = _pair("dna.scale")
+    assert pair_gram(X, rows, kernel, 4.0 * rows.size**2 / 2) is None
+
+
+@pytest.mark.parametrize("name", ["SVC", "NuSVC"])
+def test_probabilities_are_libsvms_procedures(name):
+    X, y = load_shared("dna.scale")
+    X_test, _ = load_shared("dna.scale.t", n_features=X.shape[1])
+    params = {"probability": True, "nu": 0.3} if name == "NuSVC" else {"probability": True}
+    shared = getattr(svmx, name)(random_state=0, **params).fit(X, y)
+    libsvm = getattr(svmx, name)(random_state=0, solver="smo", **params).fit(X, y)
+    reshuffled = getattr(svmx, name)(random_state=1, solver="smo", **params).fit(X, y)
+    np.testing.assert_array_equal(shared.dual_coef_, libsvm.dual_coef_)  # the same model
+    gap = np.abs(shared.predict_proba(X_test) - libsvm.predict_proba(X_test)).max()
+    shuffle_gap = np.abs(reshuffled.predict_proba(X_test) - libsvm.predict_proba(X_test)).max()
+    assert gap <= 1e-3
+    assert gap <= shuffle_gap / 10
+
+
+def test_probabilities_do_not_depend_on_the_thread_count():
+    X, y = shared_subset("svmguide1", 4000)  # all 3,089 rows
+    one = svmx.SVC(probability=True, random_state=0, n_jobs=1).fit(X, y)
+    two = svmx.SVC(probability=True, random_state=0, n_jobs=2).fit(X, y)
+    assert one.probA_.tobytes() == two.probA_.tobytes()
+    assert one.probB_.tobytes() == two.probB_.tobytes()
+
+
+def _rbf(A, B, gamma):
+    distances = (A * A).sum(1)[:, None] + (B * B).sum(1)[None, :] - 2.0 * A @ B.T
+    return np.exp(-gamma * np.maximum(distances, 0.0))
+
+
+@pytest.mark.parametrize("kernel", ["precomputed", "callable"])
+def test_gram_inputs_take_the_shared_path(kernel):
+    X, y = shared_subset("heart_scale", 270)
+    gamma = 1.0 / X.shape[1]
+    if kernel == "precomputed":
+        model = svmx.SVC(kernel="precomputed", probability=True, random_state=0)
+        model.fit(_rbf(X, X, gamma), y)
+    else:
+        model = svmx.SVC(kernel=lambda A, B: _rbf(A, B, gamma), probability=True,
+                         random_state=0).fit(X, y)
+    reference = svmx.SVC(gamma=gamma, probability=True, random_state=0).fit(X, y)
+    np.testing.assert_allclose(model.probA_, reference.probA_, rtol=1e-3)
+    np.testing.assert_allclose(model.probB_, reference.probB_, rtol=1e-3, atol=1e-4)
