@@ -92,6 +92,29 @@ def _pairwise_total(leaf_sum: Callable[[int, int], float], start: int, count: in
     )
 
 
+def _sparse_variance_of_entries(data: np.ndarray, size: int) -> float:
+    """``X.multiply(X).mean() - X.mean() ** 2`` from the stored entries of a canonical
+    float64 CSR X, without scipy's sparse temporaries (a third of a small fit).
+
+    It is scipy's arithmetic: each mean is numpy's sum of the stored values times
+    ``1 / size``; the product's stored values are the nonzero squares in storage
+    order (scipy drops the zeros an elementwise product makes), while X's own keep
+    its explicit zeros.
+
+    Examples
+    --------
+    >>> _sparse_variance_of_entries(np.array([2.0, 4.0, 6.0]), 4)
+    5.0
+    """
+    scale = 1.0 / size
+    squares = data * data
+    if not squares.all():
+        squares = squares[squares != 0]
+    mean_of_squares = np.sum(squares * scale)
+    mean = np.sum(data * scale)
+    return float(mean_of_squares - mean**2)
+
+
 def variance_of_entries(X: Any) -> float:
     """The variance of all entries of X (zeros included), as scikit-learn's gamma='scale'.
 
@@ -129,6 +152,8 @@ def variance_of_entries(X: Any) -> float:
         X = sp.csr_matrix(X) if X.format != "csr" else X
         if X.dtype != np.float64:
             X = X.astype(np.float64)
+        if X.has_canonical_format:
+            return _sparse_variance_of_entries(X.data, X.shape[0] * X.shape[1])
         return float(X.multiply(X).mean() - X.mean() ** 2)
     entries = np.ascontiguousarray(X).reshape(-1)
     size = entries.size
