@@ -75,6 +75,18 @@ class FittedModel:
     sparse_fit: bool | None = None
 
 
+def csr_kind(template: Any) -> type:
+    """The CSR class matching `template`'s kind: ``csr_array`` for a sparse array,
+    ``csr_matrix`` for a sparse matrix (scikit-learn keeps the input's kind).
+
+    Examples
+    --------
+    >>> csr_kind(sp.csr_array((1, 1))).__name__, csr_kind(sp.coo_matrix((1, 1))).__name__
+    ('csr_array', 'csr_matrix')
+    """
+    return sp.csr_array if isinstance(template, sp.sparray) else sp.csr_matrix
+
+
 def csr_like(template: Any, dense: np.ndarray, *, keep_zeros: bool = False) -> Any:
     """`dense` as a CSR matrix of the same kind as `template` (sparray or spmatrix).
 
@@ -87,7 +99,7 @@ def csr_like(template: Any, dense: np.ndarray, *, keep_zeros: bool = False) -> A
     >>> type(coef).__name__, coef.nnz, coef.toarray().tolist()
     ('csr_array', 2, [[0.0, -0.5]])
     """
-    kind = sp.csr_array if isinstance(template, sp.sparray) else sp.csr_matrix
+    kind = csr_kind(template)
     dense = np.asarray(dense, dtype=np.float64)
     if not keep_zeros:
         return kind(dense)
