@@ -16,7 +16,8 @@ import numpy as np
 
 from svmx._sklearn_compat import SKLEARN_INSTALLED, sklearn_scorer
 
-__all__ = ["SCORERS", "Scorer", "accepts_sample_weight", "check_scoring", "get_scorer"]
+__all__ = ["SCORERS", "Scorer", "accepts_sample_weight", "check_scoring", "get_scorer",
+           "reads_only_predictions"]
 
 Scorer = Callable[..., Any]
 
@@ -167,6 +168,42 @@ def check_scoring(scoring: Any, estimator: Any) -> Scorer | dict[str, Scorer]:
             raise ValueError("scoring as a dict must map one or more names to scorers")
         return {name: get_scorer(value, estimator) for name, value in scoring.items()}
     return get_scorer(scoring, estimator)
+
+
+def _is_sklearn_scorer(scoring: Any) -> bool:
+    """A scorer scikit-learn made (``make_scorer``, ``get_scorer``): it reads only what the
+    estimator's predict / decision_function / predict_proba return."""
+    if not SKLEARN_INSTALLED:
+        return False
+    try:
+        from sklearn.metrics._scorer import _BaseScorer
+    except ImportError:  # a scikit-learn without that private class: assume nothing
+        return False
+    return isinstance(scoring, _BaseScorer)
+
+
+def reads_only_predictions(scoring: Any) -> bool:
+    """Whether ``scoring`` uses X only through the estimator's methods (so that a scorer
+    may be handed a kernel matrix in place of X, as the grid search by kernel does).
+
+    True for None (``estimator.score``), names, collections or dicts of names, and
+    scikit-learn's scorer objects; False for any other callable, which may read the
+    features themselves.
+
+    Examples
+    --------
+    >>> reads_only_predictions("accuracy"), reads_only_predictions({"a": "accuracy"})
+    (True, True)
+    >>> reads_only_predictions(lambda estimator, X, y: float(X[0, 0]))
+    False
+    """
+    if scoring is None or isinstance(scoring, str) or _is_sklearn_scorer(scoring):
+        return True
+    if isinstance(scoring, list | tuple | set | frozenset):
+        return all(isinstance(name, str) for name in scoring)
+    if isinstance(scoring, Mapping):
+        return all(reads_only_predictions(value) for value in scoring.values())
+    return False
 
 
 def _has_parameter(function: Any, name: str) -> bool:

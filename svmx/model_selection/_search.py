@@ -20,6 +20,7 @@ from ._clone import clone, is_classifier
 from ._kernel_groups import fit_kernel_group, plan_kernel_groups
 from ._parallel import parallel_map
 from ._results import tabulate
+from ._scoring import reads_only_predictions
 from ._validation import (
     FitOptions,
     check_data,
@@ -205,6 +206,9 @@ class GridSearch(BaseEstimator):
         candidate from scratch) and solves each fold's C
         values in increasing order, C-SVC and epsilon-SVR warm-started from the
         previous C (alpha seeding); the optimum, and so the choice, is the same.
+        The scorers then see the test rows' kernel values in place of X, so a
+        ``scoring`` callable other than scikit-learn's scorer objects (which may
+        read the features itself) keeps one task per candidate and fold.
         An svmx extension (False: scikit-learn's one task per candidate and fold).
 
     Attributes
@@ -346,9 +350,11 @@ class GridSearch(BaseEstimator):
              scorer: Any, options: FitOptions, n_jobs: int | None,
              params: dict[str, Any]) -> list[dict[str, Any]]:
         """Every (candidate, fold) outcome, candidate-major: one task per kernel group
-        when the candidates can share kernels, else one per candidate and fold."""
+        when the candidates can share kernels, else one per candidate and fold. A
+        group's scorer sees kernel matrices, so a scorer that may read X itself (a
+        callable other than scikit-learn's scorers) keeps one task per fit."""
         groups = (plan_kernel_groups(self.estimator, candidates, X, params)
-                  if self.share_kernels else None)
+                  if self.share_kernels and reads_only_predictions(self.scoring) else None)
         if groups is None:
             tasks = [(self.estimator, X, y, train, test, scorer, candidate, options)
                      for candidate in candidates for train, test in splits]

@@ -170,6 +170,39 @@ def test_grouping_falls_back_where_it_does_not_apply(estimator, fit_params):
     assert plan_kernel_groups(object(), [{"C": 1.0}], X, {}) is None
 
 
+def test_a_scorer_that_reads_the_features_sees_the_features():
+    X, y = _subset("heart_scale")
+    seen = []
+
+    def first_feature_mean(estimator, X_test, y_test):
+        seen.append(X_test.shape[1])
+        return float(np.mean(X_test[:, 0]))
+
+    search = GridSearch(SVC(gamma=0.1), {"C": [0.5, 4.0]}, cv=3,
+                        scoring=first_feature_mean, refit=False).fit(X, y)
+    assert set(seen) == {X.shape[1]}  # never a kernel matrix
+    plain = GridSearch(SVC(gamma=0.1), {"C": [0.5, 4.0]}, cv=3, scoring=first_feature_mean,
+                       refit=False, share_kernels=False).fit(X, y)
+    np.testing.assert_array_equal(search.cv_results_["mean_test_score"],
+                                  plain.cv_results_["mean_test_score"])
+
+
+def test_scikit_learns_scorer_objects_keep_the_grouping(monkeypatch):
+    make_scorer = pytest.importorskip("sklearn.metrics").make_scorer
+    from sklearn.metrics import accuracy_score
+
+    import svmx.model_selection._search as search_module
+
+    grouped = []
+    original = search_module.fit_kernel_group
+    monkeypatch.setattr(search_module, "fit_kernel_group",
+                        lambda *args: grouped.append(1) or original(*args))
+    X, y = _subset("heart_scale")
+    GridSearch(SVC(gamma=0.1), {"C": [0.5, 4.0]}, cv=3, scoring=make_scorer(accuracy_score),
+               refit=False, n_jobs=1).fit(X, y)
+    assert grouped
+
+
 def test_grouped_search_on_dask_equals_local():
     distributed = pytest.importorskip("distributed")
     joblib = pytest.importorskip("joblib")
