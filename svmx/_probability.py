@@ -39,7 +39,7 @@ import scipy.sparse as sp
 from svmx import _libsvm
 from svmx._glibc_rand import GlibcRand
 from svmx._layout import ovo_pairs
-from svmx._platt_folds import seeded_held_out_decisions
+from svmx._platt_folds import seeded_held_out_decisions, seeds_converge
 from svmx._random import numpy_generator
 from svmx._specs import KernelSpec, Problem, SolveSpec
 from svmx._training import NonFiniteSolution, sequential_sum, solve_problem
@@ -199,13 +199,20 @@ class PairSigmoids:
         need: LIBSVM's folds first, or the pair first where the folds share its work.
 
         ``on`` is what ``train_pair`` solves on: (matrix, the pair's rows of it,
-        kernel). Returns the pair's solution and (A, B).
+        kernel). Returns the pair's solution and (A, B). ``train_pair(log=...)``
+        writes its output to another log: a verbose fit keeps LIBSVM's order of
+        output (the folds', then the pair's) either way.
         """
         if not self.shares_work(solve):
             sigmoid = self.fit(rows, problem, solve, order)
             return train_pair(), sigmoid
-        solution = train_pair()
-        return solution, self.fit(rows, problem, solve, order, np.abs(solution.coef), on)
+        pair_log = None if solve.log is None else solve.log.buffered()
+        solution = train_pair(log=pair_log)
+        seed = np.abs(solution.coef) if seeds_converge(self.kernel) else None
+        sigmoid = self.fit(rows, problem, solve, order, seed, on)
+        if pair_log is not None:
+            pair_log.replay(solve.log)
+        return solution, sigmoid
 
     def fit(self, rows: np.ndarray, problem: Problem, solve: SolveSpec, order: np.ndarray,
             pair_alpha: np.ndarray | None = None, on: tuple | None = None) -> tuple[float, float]:

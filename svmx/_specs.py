@@ -27,6 +27,7 @@ import numpy as np
 __all__ = [
     "BLOCK_FORMULATIONS",
     "BLOCK_SOLVER_MIN_SAMPLES",
+    "EPSILON_SVR_BLOCK_MIN_SAMPLES",
     "FORMULATIONS",
     "KERNEL_TYPES",
     "KernelSpec",
@@ -44,13 +45,15 @@ PRECOMPUTED = KERNEL_TYPES["precomputed"]
 FORMULATIONS = ("c_svc", "nu_svc", "one_class", "epsilon_svr", "nu_svr")
 # The formulations the block solver handles (it has no Solver_NU counterpart).
 BLOCK_FORMULATIONS = ("c_svc", "one_class", "epsilon_svr")
-# Problems with at least this many dual variables go to the block solver under
-# solver='auto' (measured on the benchmark suite: from about 5,000 its batched kernel rows
-# beat SMO's columns on reuters (3.4x) and cpusmall SVR (3x); mushrooms, where SMO needs
-# few columns, is 1.5x slower but still 3.6x faster than the fastest peer). epsilon-SVR
-# has two variables per sample: abalone's 3,342 samples (6,684 variables) fit in 0.18-0.25 s
-# on the block solver against SMO's 0.25-0.39 s over ten runs.
+# Problems with at least this many samples go to the block solver under solver='auto'
+# (measured on the benchmark suite: from about 5,000 samples its batched kernel rows beat
+# SMO's columns on reuters (3.4x) and cpusmall SVR (3x); mushrooms, where SMO needs few
+# columns, is 1.5x slower but still 3.6x faster than the fastest peer).
 BLOCK_SOLVER_MIN_SAMPLES = 5_000
+# epsilon-SVR, with two dual variables per sample, gains sooner. Block / SMO fit time
+# (best of 5) on abalone and cpusmall subsets: sparse 0.91-0.96 at 2,500 samples and
+# 0.67-0.73 at 3,342; dense 1.28-1.36 at 2,500, 1.00-1.08 at 3,342, 0.80-0.88 at 4,177.
+EPSILON_SVR_BLOCK_MIN_SAMPLES = 3_300
 BYTES_PER_MB = 1048576.0
 
 
@@ -120,7 +123,7 @@ class SolveSpec:
     'block'
     >>> spec.engine_solver("nu_svc", KERNEL_TYPES["rbf"], n_rows=10_000)
     'smo'
-    >>> spec.engine_solver("epsilon_svr", KERNEL_TYPES["rbf"], n_rows=2_500)  # 5,000 variables
+    >>> spec.engine_solver("epsilon_svr", KERNEL_TYPES["rbf"], n_rows=3_342)  # abalone
     'block'
     >>> spec.cache_megabytes
     200.0
@@ -142,16 +145,18 @@ class SolveSpec:
         """'smo' or 'block' for a problem of `n_rows` samples.
 
         The block solver serves C-SVC, one-class and epsilon-SVR with a
-        built-in kernel; 'auto' takes it from ``BLOCK_SOLVER_MIN_SAMPLES`` dual
-        variables (epsilon-SVR has two per sample). A request for 'block' where
-        it cannot serve is refused by `check_solver` before any solve.
+        built-in kernel; 'auto' takes it from ``BLOCK_SOLVER_MIN_SAMPLES``
+        samples (``EPSILON_SVR_BLOCK_MIN_SAMPLES`` for epsilon-SVR, which has two
+        dual variables per sample). A request for 'block' where it cannot serve
+        is refused by `check_solver` before any solve.
         """
         if formulation not in BLOCK_FORMULATIONS or kernel_type == PRECOMPUTED:
             return "smo"
         if self.solver == "block":
             return "block"
-        variables = 2 * n_rows if formulation == "epsilon_svr" else n_rows
-        if self.solver == "auto" and variables >= BLOCK_SOLVER_MIN_SAMPLES:
+        least = (EPSILON_SVR_BLOCK_MIN_SAMPLES if formulation == "epsilon_svr"
+                 else BLOCK_SOLVER_MIN_SAMPLES)
+        if self.solver == "auto" and n_rows >= least:
             return "block"
         return "smo"
 

@@ -55,9 +55,9 @@ _KERNEL_DOC = """\
         answers). 'block' optimises batches of working-set variables whose
         kernel rows come from one matrix product in float32 (faster on large
         problems; it stops at the same optimality gap). 'auto' uses 'block'
-        for problems of at least 5,000 dual variables where it is available
-        (C-SVC and one-class from 5,000 samples, epsilon-SVR, with two
-        variables per sample, from 2,500; a built-in kernel), else 'smo';
+        where it is available (C-SVC and one-class from 5,000 samples,
+        epsilon-SVR, with two dual variables per sample, from 3,300; a
+        built-in kernel), else 'smo';
         under 'auto' the one-vs-one pairs of three or more classes also share
         one float32 Gram matrix when it fits in three quarters of
         ``cache_size`` (computed once with matrix products instead of

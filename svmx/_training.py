@@ -335,10 +335,13 @@ def fit_one_vs_one(
     return layout
 
 
-def _train_pair(on: tuple, problem: Problem, solve: SolveSpec,
-                names: tuple) -> _libsvm.Solution:
-    """Solve one pair on ``on`` = (matrix, rows, kernel); a failure names its classes."""
+def _train_pair(on: tuple, problem: Problem, solve: SolveSpec, names: tuple,
+                log: Any = None) -> _libsvm.Solution:
+    """Solve one pair on ``on`` = (matrix, rows, kernel); a failure names its classes.
+    ``log``, if given, takes the solve's output in place of ``solve.log``."""
     matrix, rows, kernel = on
+    if log is not None:
+        solve = solve.replace(log=log)
     try:
         return solve_problem(matrix, rows, problem, kernel, solve)
     except NonFiniteSolution as error:

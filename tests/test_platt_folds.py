@@ -152,3 +152,30 @@ def test_gram_inputs_take_the_shared_path(kernel):
     reference = svmx.SVC(gamma=gamma, probability=True, random_state=0).fit(X, y)
     np.testing.assert_allclose(model.probA_, reference.probA_, rtol=1e-3)
     np.testing.assert_allclose(model.probB_, reference.probB_, rtol=1e-3, atol=1e-4)
+
+
+def test_folds_of_a_kernel_that_is_not_positive_semi_definite_start_from_zero():
+    # With the sigmoid kernel the fold's dual is not convex: a seeded fold stopped at
+    # another stationary point, 0.06 away in probability from LIBSVM's procedure.
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(400, 8))
+    y = rng.integers(0, 5, 400)
+    X[:, :3] += y[:, None] * 0.7
+    X_test = np.random.default_rng(9).normal(size=(200, 8))
+    params = {"kernel": "sigmoid", "C": 10.0, "probability": True, "random_state": 0}
+    shared = svmx.SVC(**params).fit(X, y)
+    libsvm = svmx.SVC(solver="smo", **params).fit(X, y)
+    gap = np.abs(shared.predict_proba(X_test) - libsvm.predict_proba(X_test)).max()
+    assert gap <= 1e-6
+
+
+def test_verbose_output_keeps_libsvms_order(capfd):
+    X, y = shared_subset("heart_scale", 270)
+    model = svmx.SVC(probability=True, random_state=0, verbose=True).fit(X, y)
+    lines = [line for line in capfd.readouterr().out.splitlines() if line.strip(".*")]
+    total = f"Total nSV = {model.support_.size}"
+    assert lines[-1] == total
+    # The five folds first (each closing with its own total), then the pair's solve.
+    assert sum(line.startswith("Total nSV") for line in lines) == 6
+    assert sum("optimization finished" in line for line in lines) == 6
+    assert lines[-2].startswith(f"nSV = {model.support_.size},")
