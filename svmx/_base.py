@@ -17,7 +17,7 @@ import scipy.sparse as sp
 
 from svmx import _libsvm
 from svmx._estimator import BaseEstimator
-from svmx._fitted import csr_kind, csr_like
+from svmx._fitted import csr_like, csr_rows
 from svmx._layout import pair_weights
 from svmx._specs import (
     BYTES_PER_MB,
@@ -357,10 +357,7 @@ class BaseLibSVM(BaseEstimator):
         if self.kernel == "precomputed":
             return np.empty((0, 0), dtype=np.float64)
         if sp.issparse(X):
-            data, indices, indptr = _libsvm.gather_csr_rows(X, support)
-            if indptr[-1] <= np.iinfo(np.int32).max:
-                indptr = indptr.astype(np.int32)
-            return csr_kind(X)((data, indices, indptr), shape=(len(support), X.shape[1]))
+            return csr_rows(X, support)
         if callable(self.kernel) and not isinstance(X, np.ndarray | np.generic):
             return [X[int(row)] for row in support]
         if callable(self.kernel) and X.dtype.kind not in "fiub":

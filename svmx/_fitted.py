@@ -14,7 +14,9 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
-__all__ = ["FittedModel", "csr_like", "write_fitted_state"]
+from svmx import _libsvm
+
+__all__ = ["FittedModel", "csr_kind", "csr_like", "csr_rows", "write_fitted_state"]
 
 
 def _empty() -> np.ndarray:
@@ -85,6 +87,24 @@ def csr_kind(template: Any) -> type:
     ('csr_array', 'csr_matrix')
     """
     return sp.csr_array if isinstance(template, sp.sparray) else sp.csr_matrix
+
+
+def csr_rows(X: Any, rows: np.ndarray) -> Any:
+    """``X[rows]`` of a sparse X as a CSR matrix of X's kind, gathered in Cython (scipy's
+    fancy indexing costs tens of microseconds of Python per call); int32 index
+    pointers where they fit, as scipy makes them.
+
+    Examples
+    --------
+    >>> X = sp.csr_array(np.array([[0.0, 2.0], [3.0, 0.0], [4.0, 5.0]]))
+    >>> picked = csr_rows(X, np.array([2, 0]))
+    >>> type(picked).__name__, picked.toarray().tolist()
+    ('csr_array', [[4.0, 5.0], [0.0, 2.0]])
+    """
+    data, indices, indptr = _libsvm.gather_csr_rows(X, rows)
+    if indptr[-1] <= np.iinfo(np.int32).max:
+        indptr = indptr.astype(np.int32)
+    return csr_kind(X)((data, indices, indptr), shape=(len(rows), X.shape[1]))
 
 
 def csr_like(template: Any, dense: np.ndarray, *, keep_zeros: bool = False) -> Any:

@@ -26,18 +26,20 @@ procedure to the last bit (svm-train -b 1).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import scipy.sparse as sp
 
 from svmx import _libsvm
+from svmx._fitted import csr_rows
 from svmx._shared_gram import GRAM_SHARE_OF_CACHE, gram_bytes, gram_matrix
 from svmx._specs import KERNEL_TYPES, KernelSpec, Problem, SolveSpec
 from svmx._training import NonFiniteSolution, solve_problem
 
-__all__ = ["fold_seed", "pair_gram", "seeded_held_out_decisions", "seeds_converge",
-           "take_equally"]
+__all__ = ["fold_decisions", "fold_seed", "pair_gram", "placed", "seeded_held_out_decisions",
+           "seeds_converge", "take_equally"]
 
 # A pair's Gram matrix pays for itself when its rows store at least this many
 # entries (kernel values cost one sparse or dense dot product each). Measured per
@@ -165,12 +167,7 @@ def pair_gram(matrix, rows: np.ndarray, kernel: KernelSpec,
 
 
 def _rows_of(matrix, rows: np.ndarray):
-    """``matrix[rows]``; sparse rows gathered in Cython (scipy's fancy indexing costs
-    tens of microseconds of Python, paid twice per fold)."""
-    if not sp.issparse(matrix):
-        return matrix[rows]
-    data, indices, indptr = _libsvm.gather_csr_rows(matrix, rows)
-    return sp.csr_matrix((data, indices, indptr), shape=(rows.size, matrix.shape[1]))
+    return csr_rows(matrix, rows) if sp.issparse(matrix) else matrix[rows]
 
 
 def _decisions(matrix, test_rows: np.ndarray, support_rows: np.ndarray, coef: np.ndarray,
@@ -190,6 +187,44 @@ def _decisions(matrix, test_rows: np.ndarray, support_rows: np.ndarray, coef: np
     return values[:, 0] - rho
 
 
+def fold_decisions(matrix, rows: np.ndarray, problem: Problem, kernel: KernelSpec,
+                   solve: SolveSpec, fold: tuple, decide: Callable = _decisions,
+                   pair_alpha: np.ndarray | None = None) -> np.ndarray:
+    """One fold's held-out decision values (a fold of `svmx._probability.fold_plan`).
+
+    The fold trains on its training positions of ``rows`` (from
+    `fold_seed` of ``pair_alpha`` when given, else from zero) and ``decide``
+    evaluates its held-out rows, with the signature of `_decisions`. A fold of
+    one class gives its constant; one with no finite solution NaN. With
+    ``solve.log`` it prints what svm_train prints.
+    """
+    held_out, training = fold
+    if not isinstance(training, np.ndarray):
+        return np.full(held_out.size, training)
+    labels = problem.y
+    fold_problem = problem.on(problem.C[training], y=labels[training])
+    if pair_alpha is not None:
+        fold_problem = fold_problem.seeded(
+            fold_seed(pair_alpha[training], labels[training], fold_problem.C))
+    try:
+        result = solve_problem(matrix, rows[training], fold_problem, kernel, solve)
+    except NonFiniteSolution:
+        return np.full(held_out.size, np.nan)
+    support = np.flatnonzero(result.coef)
+    if solve.log is not None:
+        solve.log.out(f"Total nSV = {support.size}\n")
+    return decide(matrix, rows[held_out], rows[training][support], result.coef[support],
+                  result.rho, kernel)
+
+
+def placed(folds: list[tuple], values: list[np.ndarray], n_rows: int) -> np.ndarray:
+    """The folds' held-out values at their rows' positions."""
+    decisions = np.zeros(n_rows, dtype=np.float64)
+    for (held_out, _), fold_values in zip(folds, values, strict=True):
+        decisions[held_out] = fold_values
+    return decisions
+
+
 def seeded_held_out_decisions(
     matrix, rows: np.ndarray, problem: Problem, kernel: KernelSpec, solve: SolveSpec,
     folds: list[tuple[np.ndarray, np.ndarray | float]], pair_alpha: np.ndarray | None,
@@ -198,44 +233,25 @@ def seeded_held_out_decisions(
 
     ``folds`` lists, per fold, its held-out positions in the pair and either its
     training positions (class +1 first) or the constant its held-out rows get
-    (a fold trained on one class). ``pair_alpha`` is the pair's solution over
-    its rows (None: every fold starts from 0). Rows of a fold with no finite
-    solution get NaN.
+    (a fold trained on one class). ``pair_alpha`` is the pair's C-SVC solution
+    over its rows, where seeds converge (None: every fold starts from 0). Rows
+    of a fold with no finite solution get NaN.
     """
     gram = pair_gram(matrix, rows, kernel, solve.cache_bytes)
     if gram is not None:
         matrix, rows, kernel = gram, np.arange(rows.size), kernel.as_gram()
-    seeds = pair_alpha is not None and problem.formulation == "c_svc"
     threads = 1
     if solve.log is None and rows.size >= FOLD_THREADS_MIN_ROWS:
         threads = min(solve.threads, len(folds))
     fold_solve = solve.replace(threads=max(1, solve.threads // threads))
-    labels = problem.y
 
-    def fold_decisions(fold: tuple[np.ndarray, np.ndarray | float]) -> np.ndarray:
-        held_out, training = fold
-        if not isinstance(training, np.ndarray):
-            return np.full(held_out.size, training)
-        fold_problem = problem.on(problem.C[training], y=labels[training])
-        if seeds:
-            fold_problem = fold_problem.seeded(
-                fold_seed(pair_alpha[training], labels[training], fold_problem.C))
-        try:
-            result = solve_problem(matrix, rows[training], fold_problem, kernel, fold_solve)
-        except NonFiniteSolution:
-            return np.full(held_out.size, np.nan)
-        support = np.flatnonzero(result.coef)
-        if solve.log is not None:
-            solve.log.out(f"Total nSV = {support.size}\n")
-        return _decisions(matrix, rows[held_out], rows[training][support],
-                          result.coef[support], result.rho, kernel)
+    def one_fold(fold: tuple) -> np.ndarray:
+        return fold_decisions(matrix, rows, problem, kernel, fold_solve, fold,
+                              pair_alpha=pair_alpha)
 
     if threads > 1:
         with ThreadPoolExecutor(max_workers=threads) as pool:
-            values = list(pool.map(fold_decisions, folds))
+            values = list(pool.map(one_fold, folds))
     else:
-        values = [fold_decisions(fold) for fold in folds]
-    decisions = np.zeros(rows.size, dtype=np.float64)
-    for (held_out, _), fold_values in zip(folds, values, strict=True):
-        decisions[held_out] = fold_values
-    return decisions
+        values = [one_fold(fold) for fold in folds]
+    return placed(folds, values, rows.size)

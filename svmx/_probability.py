@@ -39,10 +39,15 @@ import scipy.sparse as sp
 from svmx import _libsvm
 from svmx._glibc_rand import GlibcRand
 from svmx._layout import ovo_pairs
-from svmx._platt_folds import seeded_held_out_decisions, seeds_converge
+from svmx._platt_folds import (
+    fold_decisions,
+    placed,
+    seeded_held_out_decisions,
+    seeds_converge,
+)
 from svmx._random import numpy_generator
 from svmx._specs import KernelSpec, Problem, SolveSpec
-from svmx._training import NonFiniteSolution, sequential_sum, solve_problem
+from svmx._training import sequential_sum, solve_problem
 
 __all__ = [
     "N_FOLDS",
@@ -136,26 +141,9 @@ def _held_out_decisions(
     fold's training prints what svm_train prints. Rows of a fold whose training
     problem has no finite solution get NaN.
     """
-    labels = problem.y
-    decisions = np.zeros(rows.size, dtype=np.float64)
-    for held_out, training in fold_plan(order, labels):
-        if not isinstance(training, np.ndarray):
-            decisions[held_out] = training
-            continue
-        try:
-            result = solve_problem(
-                matrix, rows[training],
-                problem.on(problem.C[training], y=labels[training]), kernel, solve,
-            )
-        except NonFiniteSolution:
-            decisions[held_out] = np.nan
-            continue
-        support = np.flatnonzero(result.coef)
-        if solve.log is not None:
-            solve.log.out(f"Total nSV = {support.size}\n")
-        decisions[held_out] = decisions_on(matrix, rows[held_out], rows[training][support],
-                                         result.coef[support], result.rho, kernel)
-    return decisions
+    folds = fold_plan(order, problem.y)
+    return placed(folds, [fold_decisions(matrix, rows, problem, kernel, solve, fold,
+                                         decisions_on) for fold in folds], rows.size)
 
 
 class PairSigmoids:
@@ -208,7 +196,8 @@ class PairSigmoids:
             return train_pair(), sigmoid
         pair_log = None if solve.log is None else solve.log.buffered()
         solution = train_pair(log=pair_log)
-        seed = np.abs(solution.coef) if seeds_converge(self.kernel) else None
+        seeds = problem.formulation == "c_svc" and seeds_converge(self.kernel)
+        seed = np.abs(solution.coef) if seeds else None
         sigmoid = self.fit(rows, problem, solve, order, seed, on)
         if pair_log is not None:
             pair_log.replay(solve.log)
