@@ -155,7 +155,7 @@ def build_info():
     Examples
     --------
     >>> sorted(build_info())[:3]
-    ['blas', 'debug_build', 'numpy']
+    ['blas', 'caches', 'cpu']
     """
     import numpy
     import scipy

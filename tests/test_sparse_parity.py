@@ -299,3 +299,63 @@ def test_sparse_support_vectors_keep_the_training_rows_entries():
     X_train, y_train, _, _ = _mushrooms()
     model = SVC(kernel="linear").fit(X_train, y_train)
     assert model.support_vectors_.nnz == X_train[model.support_].nnz
+
+
+# --------------------------------------------------------------------------------------------
+# solver='auto': sparse rows at least half dense train as dense rows
+# --------------------------------------------------------------------------------------------
+
+
+def _exactly_same_model(actual, expected, X_eval):
+    assert_array_equal(np.atleast_1d(actual.n_iter_), np.atleast_1d(expected.n_iter_))
+    assert_array_equal(actual.support_, expected.support_)
+    assert_array_equal(_dense(actual.dual_coef_), _dense(expected.dual_coef_))
+    assert_array_equal(actual.intercept_, expected.intercept_)
+
+
+def _thinned(X, keep):
+    """X with all but about `keep` of its entries set to 0 (a fixed pattern)."""
+    mask = np.random.default_rng(7).random(X.shape) < keep
+    return np.where(mask, X, 0.0)
+
+
+@pytest.mark.parametrize("name", list(ESTIMATORS))
+def test_auto_trains_dense_enough_csr_as_dense_rows(name):
+    """heart_scale (96% dense): under 'auto' the CSR fit takes the dense fit's SMO steps to
+    the last bit (the engine trains on the same dense rows); 'smo' keeps LIBSVM's sparse
+    sums, whose last bits may differ (`test_csr_fit_equals_dense_fit` bounds them)."""
+    X, y = _heart()
+    for matrix in (sp.csr_matrix(X), _messy_csr(X), sp.csr_matrix(X.astype(np.float32))):
+        source = X.astype(np.float32) if matrix.dtype == np.float32 else X
+        dense = _fit(name, source.astype(np.float64), y)
+        _exactly_same_model(_fit(name, matrix, y), dense, X)
+
+
+@pytest.mark.parametrize("name", list(ESTIMATORS))
+def test_auto_keeps_sparser_csr_as_sparse_rows(name):
+    """At 30% density the rows stay sparse: 'auto' (SMO on 270 rows) is 'smo' exactly."""
+    X, y = _heart()
+    csr = sp.csr_matrix(_thinned(X, 0.3))
+    assert 0.2 < csr.nnz / np.prod(csr.shape) < 0.4
+    _exactly_same_model(_fit(name, csr, y), _fit(name, csr, y, solver="smo"), X)
+
+
+def test_the_density_threshold_is_one_half():
+    """Which rows SMO trains on: dense from half the entries stored, never under 'smo'."""
+    from svmx._libsvm import smo_trains_dense_rows
+
+    X, y = _heart()
+    above = sp.csr_matrix(_thinned(X, 0.56))
+    below = sp.csr_matrix(_thinned(X, 0.44))
+    assert above.nnz >= 0.5 * np.prod(X.shape) > below.nnz
+    assert smo_trains_dense_rows(above, "auto") and smo_trains_dense_rows(above, "block")
+    assert not smo_trains_dense_rows(above, "smo")
+    assert not smo_trains_dense_rows(below, "auto")
+    # Explicit zeros are stored entries: they count.
+    padded = sp.csr_matrix((np.zeros(X.size), np.tile(np.arange(X.shape[1]), X.shape[0]),
+                            np.arange(0, X.size + 1, X.shape[1])), shape=X.shape)
+    assert padded.nnz == X.size and smo_trains_dense_rows(padded, "auto")
+    assert not smo_trains_dense_rows(sp.csr_matrix((3, 0)), "auto")
+    # Both sides give the model of the same rows, dense or sparse.
+    _exactly_same_model(_fit("SVC", above, y), _fit("SVC", above.toarray(), y), X)
+    _exactly_same_model(_fit("SVC", below, y), _fit("SVC", below, y, solver="smo"), X)
