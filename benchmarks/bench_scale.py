@@ -121,7 +121,7 @@ def run(args):
                 continue
             seconds = min(run[0] for run in runs)
             peak = max((run[1] for run in runs if run[1] is not None), default=None)
-            log(f"  {data.name}: {peer.label} {seconds:.2f} s, {peak or 0:.0f} MB")
+            log(f"  {data.name}: {peer.label} {seconds:.3g} s, {peak or 0:.0f} MB")
             rows.append({"data": data.name, "library": peer.label, "n": data.X_train.shape[0],
                          "seconds": seconds, "peak_mb": peak, "n_sv": runs[0][2],
                          "series": series_name})
@@ -154,7 +154,7 @@ def report(rows, timings, args):
         ratio = f"{reference['seconds'] / row['seconds']:.2f}" if reference else ""
         peak = f"{row['peak_mb']:.0f}" if row["peak_mb"] is not None else ""
         lines.append(
-            f"| {row['data']} | {row['n']:,} | {row['library']} | {row['seconds']:.2f} | "
+            f"| {row['data']} | {row['n']:,} | {row['library']} | {row['seconds']:.3g} | "
             f"{ratio} | {peak} | {row['n_sv']:,} |"
         )
     lines += ["", "Growth of fit time (exponent b of time ~ n^b over the sizes run):", ""]
