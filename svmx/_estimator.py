@@ -13,6 +13,7 @@ machinery: HTML repr, metadata routing (``SVC().set_fit_request(sample_weight=Tr
 
 from __future__ import annotations
 
+import functools
 import inspect
 from collections.abc import Callable
 from typing import Any
@@ -126,6 +127,12 @@ class _BuiltinBase:
 _Base: type = SklearnBaseEstimator if SKLEARN_INSTALLED else _BuiltinBase
 
 
+@functools.cache
+def _param_names(cls: type) -> tuple[str, ...]:
+    """``_Base._get_param_names`` of `cls` (a pure function of its ``__init__``)."""
+    return tuple(super(BaseEstimator, cls)._get_param_names())
+
+
 class BaseEstimator(_Base):
     """Parameters are the keyword arguments of ``__init__``, stored unchanged.
 
@@ -139,6 +146,13 @@ class BaseEstimator(_Base):
     >>> SVC().set_params(kernel="linear")
     SVC(kernel='linear')
     """
+
+    @classmethod
+    def _get_param_names(cls) -> list[str]:
+        """The names of ``__init__``'s parameters, sorted; read from its signature once
+        per class (``inspect.signature`` took 0.15 ms of every ``get_params``, so of
+        every clone in a search)."""
+        return list(_param_names(cls))
 
     def __getstate__(self) -> dict[str, Any]:
         state = dict(super().__getstate__())
