@@ -131,10 +131,12 @@ class BaseSVC(ClassifierMixin, BaseLibSVM):
         """
         return self._fit(X, y, None, class_order)
 
-    def _fit_warm(self, X: Any, y: Any, sample_weight: Any, previous: Any) -> BaseSVC:
-        """Fit, C-SVC's pairs started from `previous` (fitted on the same rows, weights
-        and kernel with another C) scaled into the new box; the optimum is the same."""
-        return self._fit(X, y, sample_weight, seed_from=previous)
+    def _fit_warm(self, X: Any, y: Any, sample_weight: Any, previous: Any,
+                  class_order: Any = None) -> BaseSVC:
+        """Fit, C-SVC's pairs started from `previous` (fitted on the same rows, weights,
+        kernel and ``class_order`` with another C) scaled into the new box; the optimum
+        is the same. ``class_order`` as in `_fit_in_class_order`."""
+        return self._fit(X, y, sample_weight, class_order, seed_from=previous)
 
     def _fit(self, X: Any, y: Any, sample_weight: Any, class_order: Any = None,
              seed_from: Any = None) -> BaseSVC:
@@ -158,7 +160,7 @@ class BaseSVC(ClassifierMixin, BaseLibSVM):
         # folds' training output first).
         sigmoids = PairSigmoids(matrix, kernel, self.random_state) if self.probability else None
         seeds = None
-        if (seed_from is not None and template.formulation == "c_svc" and class_order is None
+        if (seed_from is not None and template.formulation == "c_svc"
                 and (classes.size == 2
                      or 2 * n_rows >= WARM_START_MIN_PAIR_ROWS * classes.size)):
             seeds = pair_seeds(seed_from, class_rows, float(self.C) / float(seed_from.C))

@@ -13,7 +13,6 @@ machinery: HTML repr, metadata routing (``SVC().set_fit_request(sample_weight=Tr
 
 from __future__ import annotations
 
-import functools
 import inspect
 from collections.abc import Callable
 from typing import Any
@@ -127,10 +126,15 @@ class _BuiltinBase:
 _Base: type = SklearnBaseEstimator if SKLEARN_INSTALLED else _BuiltinBase
 
 
-@functools.cache
 def _param_names(cls: type) -> tuple[str, ...]:
-    """``_Base._get_param_names`` of `cls` (a pure function of its ``__init__``)."""
-    return tuple(super(BaseEstimator, cls)._get_param_names())
+    """``_Base._get_param_names`` of `cls`, kept on the class with the ``__init__`` it was
+    read from (a class whose ``__init__`` is replaced later reads it again)."""
+    init = cls.__init__
+    held = cls.__dict__.get("_svmx_param_names")
+    if held is None or held[0] is not init:
+        held = (init, tuple(super(BaseEstimator, cls)._get_param_names()))
+        type.__setattr__(cls, "_svmx_param_names", held)
+    return held[1]
 
 
 class BaseEstimator(_Base):

@@ -129,11 +129,11 @@ def vote(ovo_values: np.ndarray, n_classes: int) -> np.ndarray:
     --------
     >>> vote(np.array([[1.0, 1.0, -1.0], [-1.0, 1.0, 1.0]]), 3).tolist()
     [0, 1]
-    >>> vote(np.array([[0.5], [0.0], [-2.0]]), 2).tolist()
-    [0, 1, 1]
+    >>> vote(np.array([[0.5], [0.0], [-2.0], [np.nan]]), 2).tolist()
+    [0, 1, 1, 1]
     """
-    if n_classes == 2:  # one pair: the first class wins where its value is > 0
-        return (ovo_values[:, 0] <= 0).astype(np.intp)
+    if n_classes == 2:  # one pair: the first class wins where its value is > 0 (not NaN)
+        return (~(ovo_values[:, 0] > 0)).astype(np.intp)
     votes = np.zeros((ovo_values.shape[0], n_classes), dtype=np.int64)
     for p, (i, j) in enumerate(ovo_pairs(n_classes)):
         first = ovo_values[:, p] > 0

@@ -308,8 +308,9 @@ def fit_one_vs_one(
     def solve_pair(number: int) -> _libsvm.Solution:
         i, j = trained[number]
         rows, problem = pair_problem(template, class_rows, bounds, i, j)
-        if seeds is not None and (i, j) in seeds:
-            problem = problem.seeded(seeds[i, j])
+        seed = None if seeds is None else _oriented_seed(seeds, class_rows, i, j)
+        if seed is not None:
+            problem = problem.seeded(seed)
         on = (solve_matrix, np.concatenate([solve_rows[i], solve_rows[j]]), pair_kernel)
         spec = pair_solve.replace(log=logs[number])
         train_pair = partial(_train_pair, on, problem, spec, (names[i], names[j]))
@@ -333,6 +334,26 @@ def fit_one_vs_one(
     if log is not None:
         log.out(f"Total nSV = {layout['support'].size}\n")
     return layout
+
+
+def _oriented_seed(seeds: dict, class_rows: list[np.ndarray], i: int,
+                   j: int) -> np.ndarray | None:
+    """The seed of pair (i, j) trained as given (class i's rows, then class j's), from
+    `seeds` of the sorted pairs: a pair trained the other way round takes its seed's two
+    halves swapped. None when the pair has no seed.
+
+    Examples
+    --------
+    >>> rows = [np.array([0, 1]), np.array([2])]
+    >>> _oriented_seed({(0, 1): np.array([0.5, 0.25, 0.75])}, rows, 1, 0).tolist()
+    [0.75, 0.5, 0.25]
+    """
+    if (i, j) in seeds:
+        return seeds[i, j]
+    if (j, i) not in seeds:
+        return None
+    seed, first = seeds[j, i], class_rows[j].size
+    return np.concatenate([seed[first:], seed[:first]])
 
 
 def _train_pair(on: tuple, problem: Problem, solve: SolveSpec, names: tuple,

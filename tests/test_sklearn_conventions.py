@@ -167,3 +167,19 @@ def test_save_model_after_a_sparse_fit_writes_the_dense_fits_file(name, tmp_path
     loaded = load_model(tmp_path / "sparse.model")
     # A model read from a file predicts dense and sparse X alike.
     assert_allclose(_decision(loaded, sp.csr_matrix(X)), _decision(sparse_fit, X), atol=1e-12)
+
+
+def test_get_params_follows_a_replaced_init():
+    """The parameter names are read once per class and ``__init__``; replacing the
+    ``__init__`` (or subclassing) gives the new names, as scikit-learn's reading does."""
+    class Subclass(SVC):
+        pass
+
+    assert "C" in Subclass().get_params()
+
+    def init(self, C=1.0, extra=2):
+        self.C, self.extra = C, extra
+
+    Subclass.__init__ = init
+    assert Subclass().get_params() == {"C": 1.0, "extra": 2}
+    assert "kernel" in SVC().get_params()

@@ -21,8 +21,8 @@ from svmx._cli._data import libsvm_class_order
 from svmx._glibc_rand import GlibcRand
 from svmx._layout import ovo_pairs, vote
 
-__all__ = ["fold_predictions", "libsvm_folds", "make_folds", "regression_figures",
-           "report_lines"]
+__all__ = ["fit_and_predict_fold", "fold_predictions", "libsvm_folds", "make_folds",
+           "regression_figures", "report_lines"]
 
 
 def libsvm_folds(y: np.ndarray, n_folds: int, stratified: bool,
@@ -101,21 +101,34 @@ def fold_predictions(estimator: Any, X: Any, y: np.ndarray, train: np.ndarray,
     the stream of LIBSVM's probability cross-validations inside the fit. With a
     precomputed kernel, X is the Gram matrix of all the samples.
     """
-    model = estimator
-    precomputed = model.kernel == "precomputed"
+    precomputed = estimator.kernel == "precomputed"
     X_train = X[np.ix_(train, train)] if precomputed else X[train]
     X_test = X[np.ix_(test, train)] if precomputed else X[test]
-    y_train = y[train]
+    return fit_and_predict_fold(estimator, X_train, X_test, y[train], rand)
+
+
+def fit_and_predict_fold(model: Any, X_train: Any, X_test: Any, y_train: np.ndarray,
+                         rand: GlibcRand | None = None, previous: Any = None) -> np.ndarray:
+    """`fold_predictions` on one fold's rows: ``model`` trains on ``X_train`` (for a
+    precomputed kernel, the training rows' Gram block) and predicts ``X_test``.
+
+    ``previous``, a model of the same rows, kernel and weights with another C,
+    starts C-SVC's and epsilon-SVR's solver (`svmx._warm_start`): the optimum is the
+    same within the tolerance, not the same iterations.
+    """
     kind = type(model).__name__
     if kind in ("SVC", "NuSVC"):
         order = libsvm_class_order(y_train)
         if len(order) == 1:  # LIBSVM's model of one class predicts it
             if model.verbose:
                 print("Total nSV = 0", flush=True)
-            return np.full(test.size, order[0], dtype=np.float64)
+            return np.full(X_test.shape[0], order[0], dtype=np.float64)
         if model.probability and rand is not None:
             model.set_params(random_state=rand)
-        model._fit_in_class_order(X_train, y_train, order)
+        if previous is None:
+            model._fit_in_class_order(X_train, y_train, order)
+        else:
+            model._fit_warm(X_train, y_train, None, previous, order)
         if model.probability:
             proba = model.predict_proba(X_test)
             columns = [model.classes_.tolist().index(label) for label in order]
@@ -124,6 +137,8 @@ def fold_predictions(estimator: Any, X: Any, y: np.ndarray, train: np.ndarray,
     targets = None if kind == "OneClassSVM" else y_train
     if rand is not None:
         model._fit_with_libsvm_probability(X_train, targets, rand)
+    elif previous is not None:
+        model._fit_warm(X_train, targets, None, previous)
     else:
         model.fit(X_train, targets)
     if kind == "OneClassSVM":

@@ -279,9 +279,86 @@ def gather_csr_rows_dense(matrix, rows):
     cdef const double[::1] source = values
     out = np.zeros((n_chosen, matrix.shape[1]), dtype=np.float64)
     cdef double[:, ::1] dense = out
+    cdef int feature = 0, n_features = matrix.shape[1]
+    cdef bint outside = False
     with nogil:
         for i in range(n_chosen):
             row = chosen[i]
             for k in range(indptr[row], indptr[row + 1]):
-                dense[i, indices[k]] += source[k]
+                feature = indices[k]
+                if feature < 0 or feature >= n_features:
+                    outside = True
+                    break
+                dense[i, feature] += source[k]
+            if outside:
+                break
+    if outside:
+        raise IndexError(f"column index {feature} is out of range for {n_features} features")
     return out
+
+
+ctypedef fused index_t:
+    int
+    long long
+
+
+cdef int _structure_kind(const index_t[::1] ptr, const index_t[::1] idx, Py_ssize_t n_major,
+                         Py_ssize_t n_minor, Py_ssize_t end,
+                         long long* bad) noexcept nogil:
+    """0: sound; 1: pointers decrease; 2: an index outside [0, n_minor) (in ``bad``)."""
+    cdef Py_ssize_t i, k
+    for i in range(n_major):
+        if ptr[i + 1] < ptr[i]:
+            return 1
+    for k in range(end):
+        if idx[k] < 0 or idx[k] >= n_minor:
+            bad[0] = idx[k]
+            return 2
+    return 0
+
+
+def _as_index_array(values):
+    array = np.ascontiguousarray(values)
+    if array.dtype == np.intc or array.dtype == np.longlong:
+        return array
+    return array.astype(np.longlong)
+
+
+def compressed_structure_problem(indptr, indices, Py_ssize_t n_major, Py_ssize_t n_minor,
+                                 Py_ssize_t n_data):
+    """What is wrong with a CSR/CSC matrix's index arrays, or None: pointers from 0,
+    nondecreasing and within the ``n_data`` stored entries, indices in [0, n_minor).
+
+    One pass in C (numpy's four reductions took 9 us of a 80 us prediction).
+
+    Examples
+    --------
+    >>> compressed_structure_problem(np.array([0, 1, 2]), np.array([0, 3], np.int32), 2, 3, 2)
+    'index 3 is outside [0, 3)'
+    >>> compressed_structure_problem(np.array([0, 1, 2]), np.array([0, 2], np.int32), 2, 3, 2)
+    """
+    pointers, index_array = _as_index_array(indptr), _as_index_array(indices)
+    if pointers.dtype != index_array.dtype:
+        pointers, index_array = pointers.astype(np.longlong), index_array.astype(np.longlong)
+    if pointers.shape[0] != n_major + 1 or pointers[0] != 0:
+        return "its pointers do not start at 0"
+    cdef Py_ssize_t end = pointers[n_major]
+    if end > index_array.shape[0] or end > n_data:
+        return f"its pointers reach entry {end} of {index_array.shape[0]}"
+    cdef long long bad = 0
+    cdef int kind
+    cdef const int[::1] ptr32, idx32
+    cdef const long long[::1] ptr64, idx64
+    if pointers.dtype == np.intc:
+        ptr32, idx32 = pointers, index_array
+        with nogil:
+            kind = _structure_kind(ptr32, idx32, n_major, n_minor, end, &bad)
+    else:
+        ptr64, idx64 = pointers, index_array
+        with nogil:
+            kind = _structure_kind(ptr64, idx64, n_major, n_minor, end, &bad)
+    if kind == 1:
+        return "its pointers decrease"
+    if kind == 2:
+        return f"index {bad} is outside [0, {n_minor})"
+    return None

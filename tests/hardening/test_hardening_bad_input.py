@@ -460,3 +460,49 @@ MUST_WORK = [
                          ids=[case[0] for case in MUST_WORK])
 def test_odd_input_works(call):
     call()
+
+
+# --------------------------------------------------------------------------------------------
+# Sparse matrices whose index arrays lie about their shape (scipy checks only the lengths)
+# --------------------------------------------------------------------------------------------
+
+
+def _malformed(kind):
+    rng = np.random.default_rng(3)
+    matrix = (sp.csr_matrix if kind.startswith("csr") else sp.csc_matrix)(rng.random((40, 6)))
+    if kind.endswith("far index"):
+        matrix.indices[-1] = 10_000_000  # once a segfault: written far outside the rows
+    elif kind.endswith("next index"):
+        matrix.indices[0] = matrix.shape[1] if kind.startswith("csr") else matrix.shape[0]
+    elif kind.endswith("negative index"):
+        matrix.indices[3] = -1
+    elif kind.endswith("decreasing pointers"):
+        matrix.indptr[2] = matrix.indptr[3] + 1
+    return matrix
+
+
+MALFORMED = [f"{fmt} {what}" for fmt in ("csr", "csc")
+             for what in ("far index", "next index", "negative index", "decreasing pointers")]
+
+
+@pytest.mark.parametrize("kind", MALFORMED)
+@pytest.mark.parametrize("make", [SVC, SVR, NuSVC, NuSVR, OneClassSVM])
+def test_malformed_sparse_input_is_refused(kind, make):
+    X, y = _malformed(kind), np.arange(40) % 2
+    with pytest.raises(ValueError, match="X is a malformed sparse matrix"):
+        make().fit(X) if make is OneClassSVM else make().fit(X, y)
+    model = make().fit(sp.csr_matrix(np.ones((4, 6)) * np.arange(4)[:, None]),
+                       None if make is OneClassSVM else np.array([0, 1, 0, 1]))
+    with pytest.raises(ValueError, match="X is a malformed sparse matrix"):
+        model.predict(_malformed(kind))
+
+
+def test_two_class_vote_sends_nan_to_the_second_class():
+    """As LIBSVM (a NaN decision value is not > 0) and the many-class vote."""
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(60, 3))
+    y = (X[:, 0] > 0).astype(int)
+    model = SVC(kernel="poly", degree=9, gamma=1.0, coef0=1.0).fit(X, y)
+    far = np.full((1, 3), 1e40)
+    assert np.isnan(model.decision_function(far)).all()
+    assert model.predict(far).tolist() == [1]
