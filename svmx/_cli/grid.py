@@ -1,6 +1,7 @@
 """``svmx grid``: LIBSVM's grid.py, a cross-validated search over C and gamma.
 
-Each (C, gamma, fold) fit is a joblib task, so ``-j`` runs them in parallel. Every candidate
+Each (C, gamma, fold) fit is a joblib task, so ``-j`` runs them in parallel (with
+``--share-kernels``, each gamma's fits are one task: `svmx._cli._grid_groups`). Every candidate
 is scored on the same shuffled folds by LIBSVM's pooled figure: the cross-validation accuracy
 (%) for classification, the mean squared error for regression.
 """
@@ -17,6 +18,7 @@ import numpy as np
 
 from svmx._cli._crossval import fold_predictions, make_folds, regression_figures
 from svmx._cli._data import build_estimator, is_classifier, read_data
+from svmx._cli._grid_groups import gamma_group_predictions, why_not_shared
 from svmx._cli._options import CommandParser, add_model_options, class_weights
 from svmx._glibc_rand import GlibcRand
 from svmx._progress import ProgressBar
@@ -117,6 +119,11 @@ def make_parser(prog: str) -> argparse.ArgumentParser:
                             "directory); null: nowhere")
     group.add_argument("-q", dest="quiet", action="store_true",
                        help="no progress bar on standard error")
+    group.add_argument("--share-kernels", dest="share_kernels", action="store_true",
+                       help="svmx only: one kernel matrix per gamma for all folds and C "
+                            "values, C in increasing order warm-started; each model is "
+                            "the same optimum within -e, so a rate may differ from "
+                            "grid.py's by a row")
     group.add_argument("-gnuplot", dest="gnuplot", default=None,
                        metavar="{pathname | null}", help="accepted and ignored (no plot)")
     group.add_argument("-png", dest="png", default=None, metavar="pathname",
@@ -150,6 +157,31 @@ def _run_tasks(tasks: list[tuple], n_jobs: int, progress: ProgressBar) -> Iterat
     for predictions in parallel(joblib.delayed(fold_predictions)(*task) for task in tasks):
         progress.update()
         yield predictions
+
+
+def _shared_kernel_results(estimator: Any, X: Any, y: np.ndarray, folds: list,
+                           c_values: list, g_values: list, n_jobs: int,
+                           progress: ProgressBar) -> Iterator[np.ndarray]:
+    """The fold predictions of every (C, gamma) candidate, in `_run_tasks`' order
+    (candidate by candidate, fold by fold), from one task per gamma
+    (`svmx._cli._grid_groups`)."""
+    tasks = [(estimator, X, y, folds, g, c_values) for g in g_values]
+    try:
+        import joblib
+    except ImportError:  # optional: run the groups one after the other
+        joblib = None
+    if joblib is None or n_jobs == 1 or len(tasks) == 1:
+        groups = (gamma_group_predictions(*task) for task in tasks)
+    else:
+        groups = joblib.Parallel(n_jobs=n_jobs, return_as="generator")(
+            joblib.delayed(gamma_group_predictions)(*task) for task in tasks)
+    per_gamma = []
+    for group in groups:
+        per_gamma.append(group)
+        progress.update(len(c_values) * len(folds))
+    for c_index in range(len(c_values)):
+        for g_index in range(len(g_values)):
+            yield from per_gamma[g_index][c_index]
 
 
 def _rate(y: np.ndarray, predicted: np.ndarray, regression: bool) -> float:
@@ -188,16 +220,26 @@ def run(args: argparse.Namespace) -> int:
         {**({"C": 2.0**c} if c is not None else {}), **({"gamma": 2.0**g} if g is not None else {})}
         for c, g in candidates
     ]
-    tasks = [
-        (_clone_with(estimator, p), X, y, train, test) for p in params for train, test in folds
-    ]
+    shared = args.share_kernels
+    if shared:
+        reason = why_not_shared(estimator, X.shape[0])
+        if reason is not None:
+            print(f"svmx grid: note: --share-kernels does not apply ({reason}); every fit "
+                  "computes its own kernel values", file=sys.stderr)
+            shared = False
     out_path = args.out or os.path.basename(args.dataset) + ".out"
     out = None if out_path == "null" else open(out_path, "w", encoding="ascii")
     best: tuple | None = None
     predicted = np.empty_like(y)
+    n_fits = len(candidates) * len(folds)
     try:
-        with ProgressBar(len(tasks), "grid", enabled=not args.quiet) as progress:
-            for index, fold_result in enumerate(_run_tasks(tasks, args.n_jobs, progress)):
+        with ProgressBar(n_fits, "grid", enabled=not args.quiet) as progress:
+            results = (_shared_kernel_results(estimator, X, y, folds, c_values, g_values,
+                                              args.n_jobs, progress) if shared else
+                       _run_tasks([(_clone_with(estimator, p), X, y, train, test)
+                                   for p in params for train, test in folds],
+                                  args.n_jobs, progress))
+            for index, fold_result in enumerate(results):
                 candidate, fold = divmod(index, len(folds))
                 predicted[folds[fold][1]] = fold_result
                 if fold < len(folds) - 1:
