@@ -209,3 +209,23 @@ def test_bench_probability_reports_cost_and_gap(tmp_path):
     assert ratio > 1 and libsvm_ratio > 1
     assert 0 <= gap < shuffle_gap
     assert row[9] == ("met" if result.returncode == 0 else "NOT met")
+
+
+def test_bench_grid_cli_compares_with_grid_py(tmp_path):
+    if not (SHARED_DATA_DIR / "heart_scale").is_file():
+        pytest.skip("../shared/data/heart_scale not found: the data is only on the team's "
+                    "machines")
+    result = _run_script(["benchmarks/bench_grid_cli.py", "--quick"], tmp_path)
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert result.stdout.startswith("machine: ")
+    rows = {row[1]: row for row in map(_cells, result.stdout.splitlines())
+            if row and row[0] == "heart_scale"}
+    searches = ["svmx grid -j 1", "svmx grid -j 1 --share-kernels",
+                "svmx grid -j 2 --share-kernels"]
+    assert set(searches) <= set(rows)
+    assert all(float(rows[name][2]) > 0 for name in searches)
+    if shutil.which("svm-grid") and shutil.which("svm-train"):
+        # Without --share-kernels svmx grid reproduces grid.py's rates.
+        assert rows["svmx grid -j 1"][4] == "yes" and float(rows["svmx grid -j 1"][5]) == 0
+        # A row of 270 on the margin (printed to 4 digits).
+        assert all(float(rows[name][5]) <= 100.0 / 270 + 1e-3 for name in searches)
