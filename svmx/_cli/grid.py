@@ -23,7 +23,8 @@ from svmx._cli._options import CommandParser, add_model_options, class_weights
 from svmx._glibc_rand import GlibcRand
 from svmx._progress import ProgressBar
 
-__all__ = ["coarse_to_fine", "make_parser", "parse_range", "run"]
+__all__ = ["candidate_order", "coarse_to_fine", "exponent_text", "make_parser", "parse_range",
+           "run"]
 
 DESCRIPTION = """\
 Search C and gamma by cross-validation (LIBSVM's grid.py) with LIBSVM's exponential grid:
@@ -56,23 +57,51 @@ def parse_range(text: str) -> np.ndarray | None:
 
 
 def coarse_to_fine(values: np.ndarray) -> list[float]:
-    """The values in breadth-first bisection order: the middle, then the quarters, ...
+    """The values in grid.py's coarse-to-fine order: the middle one (index n // 2), then
+    the two halves' own orders taken alternately, left first.
 
-    So the first candidates already span the whole range, as in grid.py.
+    So the first candidates already span the whole range.
 
     Examples
     --------
     >>> coarse_to_fine(np.arange(7.0))
-    [3.0, 1.0, 5.0, 0.0, 2.0, 4.0, 6.0]
+    [3.0, 1.0, 5.0, 0.0, 4.0, 2.0, 6.0]
+    >>> coarse_to_fine(np.arange(4.0))
+    [2.0, 1.0, 3.0, 0.0]
     """
-    order, intervals = [], [(0, len(values) - 1)]
-    while intervals:
-        low, high = intervals.pop(0)
-        if low > high:
-            continue
-        middle = (low + high) // 2
-        order.append(float(values[middle]))
-        intervals += [(low, middle - 1), (middle + 1, high)]
+    values = [float(value) for value in values]
+    if len(values) <= 1:
+        return values
+    middle = len(values) // 2
+    left, right = coarse_to_fine(values[:middle]), coarse_to_fine(values[middle + 1:])
+    order = [values[middle]]
+    for position in range(max(len(left), len(right))):
+        order += left[position:position + 1] + right[position:position + 1]
+    return order
+
+
+def candidate_order(c_values: list, g_values: list) -> list[tuple]:
+    """The (C, gamma) candidates in grid.py's order: the grid refined one row or column
+    at a time, whichever of C and gamma has been covered less, each new line of
+    candidates pairing the new value with the other parameter's values so far.
+
+    Examples
+    --------
+    >>> candidate_order([1, 2], [10, 20, 30])
+    [(1, 10), (1, 20), (2, 10), (2, 20), (1, 30), (2, 30)]
+    >>> candidate_order([1, 2, 3], [None])
+    [(1, None), (2, None), (3, None)]
+    """
+    order: list[tuple] = []
+    n_c, n_g = len(c_values), len(g_values)
+    i = j = 0
+    while i < n_c or j < n_g:
+        if i * n_g < j * n_c:  # i / n_c < j / n_g: a new C against the gammas so far
+            order += [(c_values[i], g) for g in g_values[:j]]
+            i += 1
+        else:  # a new gamma against the C values so far
+            order += [(c, g_values[j]) for c in c_values[:i]]
+            j += 1
     return order
 
 
@@ -84,6 +113,26 @@ IGNORED_OPTIONS = {
     "svmtrain": "svmx grid trains with svmx itself",
     "resume": "svmx grid computes every candidate again",
 }
+
+
+class _GivenRange(argparse.Action):
+    """Store a range and note that it was given: grid.py prints a given range's exponents
+    as floats (``3.0``), its default ranges' as integers (``3``)."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        setattr(namespace, self.dest, values)
+        setattr(namespace, f"{self.dest}_given", True)
+
+
+def exponent_text(exponent: float, given: bool) -> str:
+    """An exponent as grid.py prints it: ``str(float)`` for a given range, else an integer.
+
+    Examples
+    --------
+    >>> exponent_text(3.0, True), exponent_text(3.0, False), exponent_text(-0.5, True)
+    ('3.0', '3', '-0.5')
+    """
+    return str(float(exponent)) if given else f"{exponent:g}"
 
 
 class GridParser(CommandParser):
@@ -105,9 +154,11 @@ def make_parser(prog: str) -> argparse.ArgumentParser:
                            usage="%(prog)s [grid_options] [svm_options] dataset")
     group = parser.add_argument_group("grid options (as LIBSVM's grid.py)")
     group.add_argument("-log2c", dest="log2c", type=parse_range, default="-5,15,2",
+                       action=_GivenRange,
                        metavar="{begin,end,step | null}",
                        help="exponents of C (default -5,15,2); null: use -c")
     group.add_argument("-log2g", dest="log2g", type=parse_range, default="3,-15,-2",
+                       action=_GivenRange,
                        metavar="{begin,end,step | null}",
                        help="exponents of gamma (default 3,-15,-2); null: use -g")
     group.add_argument("-v", dest="n_folds", type=int, default=5, metavar="fold",
@@ -179,9 +230,8 @@ def _shared_kernel_results(estimator: Any, X: Any, y: np.ndarray, folds: list,
     for group in groups:
         per_gamma.append(group)
         progress.update(len(c_values) * len(folds))
-    for c_index in range(len(c_values)):
-        for g_index in range(len(g_values)):
-            yield from per_gamma[g_index][c_index]
+    for c, g in candidate_order(c_values, g_values):
+        yield from per_gamma[g_values.index(g)][c_values.index(c)]
 
 
 def _rate(y: np.ndarray, predicted: np.ndarray, regression: bool) -> float:
@@ -212,9 +262,11 @@ def run(args: argparse.Namespace) -> int:
     if args.n_jobs != 1:  # the tasks run side by side: one thread each, no oversubscription
         estimator.set_params(n_jobs=1)
     # X stays CSR: every fit trains on sparse rows.
+    c_given = getattr(args, "log2c_given", False)
+    g_given = getattr(args, "log2g_given", False)
     c_values = coarse_to_fine(args.log2c) if args.log2c is not None else [None]
     g_values = coarse_to_fine(args.log2g) if args.log2g is not None else [None]
-    candidates = [(c, g) for c in c_values for g in g_values]
+    candidates = candidate_order(c_values, g_values)
     folds = make_folds(y, args.n_folds, classification)
     params = [
         {**({"C": 2.0**c} if c is not None else {}), **({"gamma": 2.0**g} if g is not None else {})}
@@ -246,9 +298,11 @@ def run(args: argparse.Namespace) -> int:
                     continue
                 c, g = candidates[candidate]
                 rate = _rate(y, predicted, regression)
-                if best is None or _better(rate, c, best, regression):
+                if best is None or _better(rate, c, g, best, regression):
                     best = (rate, c, g)
-                shown = " ".join(f"{e:g}" for e in (c, g) if e is not None)
+                texts = {"c": None if c is None else exponent_text(c, c_given),
+                         "g": None if g is None else exponent_text(g, g_given)}
+                shown = " ".join(text for text in texts.values() if text is not None)
                 best_text = ", ".join(
                     [f"{name}={2.0**e}" for name, e in (("c", best[1]), ("g", best[2]))
                      if e is not None] + [f"rate={best[0]}"]
@@ -256,7 +310,7 @@ def run(args: argparse.Namespace) -> int:
                 progress_line = f"[local] {shown} {rate} (best {best_text})"
                 print(progress_line, flush=True)
                 if out is not None:
-                    parts = [f"log2{n}={e:g}" for n, e in (("c", c), ("g", g)) if e is not None]
+                    parts = [f"log2{n}={text}" for n, text in texts.items() if text is not None]
                     out.write(" ".join(parts) + f" rate={rate}\n")
     finally:
         if out is not None:
@@ -265,8 +319,10 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _better(rate: float, c: float | None, best: tuple, regression: bool) -> bool:
-    """A higher accuracy (lower MSE) wins; on a tie, the smaller C."""
+def _better(rate: float, c: float | None, g: float | None, best: tuple,
+            regression: bool) -> bool:
+    """grid.py's rule: a higher accuracy (lower MSE) wins; on a tie, a smaller C with the
+    same gamma; otherwise the candidate found first stays."""
     if rate != best[0]:
         return rate < best[0] if regression else rate > best[0]
-    return c is not None and best[1] is not None and c < best[1]
+    return g == best[2] and c is not None and best[1] is not None and c < best[1]

@@ -1,7 +1,10 @@
 """svmx grid (LIBSVM's grid.py) and svmx demo."""
 
 import re
+import shutil
+import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -11,7 +14,7 @@ from svmx.cli import main
 from svmx.datasets import dump_svmlight_file
 
 LINE = re.compile(
-    r"\[local\] (?P<c>-?\d+) (?P<g>-?\d+) (?P<rate>[\d.]+) "
+    r"\[local\] (?P<c>-?[\d.]+) (?P<g>-?[\d.]+) (?P<rate>[\d.]+) "
     r"\(best c=(?P<bc>[\d.e+-]+), g=(?P<bg>[\d.e+-]+), rate=(?P<br>[\d.]+)\)"
 )
 
@@ -34,16 +37,23 @@ def test_grid_lines_best_and_out_file(data_file, tmp_path, capsys):
     assert len(lines) == 3 * 2 + 1
     results = [LINE.fullmatch(line) for line in lines[:-1]]
     assert all(results)
-    # coarse to fine: the middle C first
-    assert [int(r["c"]) for r in results] == [1, 1, -1, -1, 3, 3]
+    # grid.py's order: the middle C and gamma first, the grid refined a line at a time
+    assert [(float(r["c"]), float(r["g"])) for r in results] == [
+        (1, 0), (-1, 0), (1, -2), (-1, -2), (3, 0), (3, -2)]
     rates = [float(r["rate"]) for r in results]
-    best = max(range(6), key=lambda i: (rates[i], -int(results[i]["c"])))
+    best = 0  # grid.py's rule: the first best, or a smaller C with the same gamma
+    for i in range(1, 6):
+        if rates[i] > rates[best] or (rates[i] == rates[best] and results[i]["g"] ==
+                                      results[best]["g"] and float(results[i]["c"]) <
+                                      float(results[best]["c"])):
+            best = i
     c, g, rate = lines[-1].split()
-    assert float(c) == 2.0 ** int(results[best]["c"]) and float(rate) == rates[best]
-    assert float(g) == 2.0 ** int(results[best]["g"])
+    assert float(c) == 2.0 ** float(results[best]["c"]) and float(rate) == rates[best]
+    assert float(g) == 2.0 ** float(results[best]["g"])
     assert results[-1]["br"] == rate
     out_lines = (tmp_path / "xor.txt.out").read_text().splitlines()
-    assert out_lines[0] == f"log2c=1 log2g=-2 rate={results[0]['rate']}"
+    # exponents of a given range print as floats, as grid.py prints them
+    assert out_lines[0] == f"log2c=1.0 log2g=0.0 rate={results[0]['rate']}"
     assert "grid [" in captured.err  # the progress bar
 
 
@@ -53,14 +63,14 @@ def test_grid_parallel_equals_serial_and_null_gamma(data_file, capsys):
     serial = capsys.readouterr().out
     assert main([*args, "-j", "2", data_file]) == 0
     assert capsys.readouterr().out == serial
-    assert re.fullmatch(r"\[local\] 1 [\d.]+ \(best c=2.0, rate=[\d.]+\)", serial.splitlines()[0])
+    assert re.fullmatch(r"\[local\] 1\.0 [\d.]+ \(best c=2.0, rate=[\d.]+\)", serial.splitlines()[0])
     assert len(serial.splitlines()[-1].split()) == 2  # "C rate"
 
 
 def test_grid_helpers():
     assert parse_range("-5,15,2").tolist()[-1] == 15.0
     assert parse_range("null") is None
-    assert coarse_to_fine(np.arange(4.0)) == [1.0, 0.0, 2.0, 3.0]
+    assert coarse_to_fine(np.arange(4.0)) == [2.0, 1.0, 3.0, 0.0]
     with pytest.raises(Exception, match="does not lead"):
         parse_range("1,5,-1")
 
@@ -108,3 +118,29 @@ def test_grid_accepts_grid_py_options_it_ignores(data_file, tmp_path, capsys):
     assert main(["grid", "-log2c", "0,0,1", "-log2g", "null", "-v", "3", "-q",
                  "-resume", "previous.out", data_file]) == 0
     assert "-resume is ignored" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(shutil.which("svm-grid") is None or shutil.which("svm-train") is None,
+                    reason="LIBSVM's svm-grid and svm-train are not installed "
+                           "(apt-get install libsvm-tools)")
+@pytest.mark.parametrize("options", [(), ("-log2c", "-3,7,2", "-log2g", "1,-11,-3", "-v", "4"),
+                                     ("-t", "0", "-log2c", "-5,5,1", "-log2g", "null")])
+def test_out_file_and_best_line_are_grid_py_s(options, tmp_path, monkeypatch, capsys):
+    """svmx grid prints grid.py's standard output and writes its out file line for line:
+    the same candidates in the same order, the same rates and best (heart_scale, one
+    worker, as grid.py ships)."""
+    from conftest import SHARED_DATA_DIR
+
+    data = SHARED_DATA_DIR / "heart_scale"
+    if not data.is_file():
+        pytest.skip("../shared/data/heart_scale not found: the data is only on the team's "
+                    "machines")
+    monkeypatch.chdir(tmp_path)
+    theirs = subprocess.run(
+        [shutil.which("svm-grid"), "-svmtrain", shutil.which("svm-train"), "-gnuplot", "null",
+         "-out", "theirs.out", *options, str(data)], capture_output=True, text=True, check=True)
+    assert main(["grid", "-q", "-out", "ours.out", *options, str(data)]) == 0
+    ours = capsys.readouterr().out
+
+    assert Path("ours.out").read_text() == Path("theirs.out").read_text()
+    assert ours == theirs.stdout  # every progress line, then the best "C gamma rate"

@@ -96,6 +96,6 @@ def test_a_single_gamma_group_for_the_linear_kernel(tmp_path, capsys):
     plain, plain_rates = _grid(path, tmp_path, capsys, *options)
     shared, shared_rates = _grid(path, tmp_path, capsys, "--share-kernels", *options)
     assert list(shared_rates) == list(plain_rates)
-    assert set(shared_rates) == {(c, None) for c in ("-1", "-3", "-5", "1")}
+    assert set(shared_rates) == {(c, None) for c in ("-1.0", "-3.0", "-5.0", "1.0")}
     assert all(abs(shared_rates[k] - plain_rates[k]) <= 100.0 / 270 for k in plain_rates)
     assert np.isfinite(list(shared_rates.values())).all()
