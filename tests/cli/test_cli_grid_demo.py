@@ -63,7 +63,8 @@ def test_grid_parallel_equals_serial_and_null_gamma(data_file, capsys):
     serial = capsys.readouterr().out
     assert main([*args, "-j", "2", data_file]) == 0
     assert capsys.readouterr().out == serial
-    assert re.fullmatch(r"\[local\] 1\.0 [\d.]+ \(best c=2.0, rate=[\d.]+\)", serial.splitlines()[0])
+    first = serial.splitlines()[0]
+    assert re.fullmatch(r"\[local\] 1\.0 [\d.]+ \(best c=2.0, rate=[\d.]+\)", first)
     assert len(serial.splitlines()[-1].split()) == 2  # "C rate"
 
 
