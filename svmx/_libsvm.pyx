@@ -50,7 +50,11 @@ from svmx._engine.platt import MIN_PROB, sigmoid_predict_py, sigmoid_train_py
 from svmx._engine.predict import decision_values as _engine_decision_values
 from svmx._engine.predict import MIN_THREADED_VALUES as _MIN_THREADED_VALUES
 from svmx._engine.predict import serves as _engine_serves
-from svmx._engine.support_layout import gather_csr_rows, gather_csr_rows_dense
+from svmx._engine.support_layout import (
+    compressed_structure_problem,
+    gather_csr_rows,
+    gather_csr_rows_dense,
+)
 from svmx._kernel_values import (
     DENSE_ENOUGH,
     dense_if_dense_enough,
@@ -130,13 +134,15 @@ cdef class Solution:
                 f"obj={self.obj:.6g}, rho={self.rho:.6g})")
 
 
-# Under solver='auto', sparse rows at least this dense train SMO as dense float64 rows:
-# a kernel column is then one vectorised product per row instead of a gather per
-# stored entry, and the dense copy takes at most 4/3 of the CSR arrays' memory.
-# Measured (fit, best of 30 or 5; CSR -> dense rows): heart_scale 0.76 -> 0.47 ms,
-# housing 2.8 -> 2.1 ms, svmguide1 14.6 -> 12.4 ms, pendigits 41 -> 28 ms; mushrooms
-# (density 0.19) is even. solver='smo' keeps the sparse rows and LIBSVM's sparse sums.
+# Under solver='auto', sparse rows at least this dense train SMO as dense float64 rows
+# (at most 4/3 of the CSR arrays' memory): one vectorised product per row and kernel
+# column, not a gather per entry. Fit time, dense / sparse rows: pendigits 0.58,
+# heart_scale 0.69, housing 0.76, svmguide1 0.85. 'smo' keeps LIBSVM's sparse sums.
 SMO_DENSE_ROWS_DENSITY = 0.5
+
+
+# What is wrong with a CSR/CSC matrix's index arrays, or None (svmx._sparse_structure).
+sparse_structure_problem = compressed_structure_problem
 
 
 def smo_trains_dense_rows(X, str solver):
@@ -155,11 +161,8 @@ def smo_trains_dense_rows(X, str solver):
 
 
 cdef Rows gather_rows(X, rows, str solver="smo"):
-    """An engine-owned copy of the rows `rows` of X, in X's own storage.
-
-    CSR input stays sparse, except where `smo_trains_dense_rows` says otherwise
-    (then float64 rows); float32 input stays float32; the rest is float64.
-    """
+    """An engine-owned copy of the rows `rows` of X, in X's own storage: CSR stays sparse
+    (unless `smo_trains_dense_rows`: float64 rows), float32 stays float32, else float64."""
     if sp.issparse(X):
         if smo_trains_dense_rows(X, solver):
             return DenseRows(gather_csr_rows_dense(X, rows))

@@ -16,6 +16,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from svmx._estimator import available_if  # re-exported: svmx._classifier imports it from here
+from svmx._sparse_structure import check_compressed_structure
 from svmx.exceptions import DataConversionWarning, InvalidParameterError, NotFittedError
 
 __all__ = [
@@ -341,37 +342,12 @@ using X.reshape(-1, 1) if it has a single feature or X.reshape(1, -1) if it is a
     return array
 
 
-def _check_compressed_structure(matrix: Any, name: str) -> None:
-    """Refuse a CSR or CSC matrix whose index arrays do not describe its shape (scipy
-    checks their lengths, not their values): pointers from 0, nondecreasing, within the
-    stored entries, and indices within the other axis. The engine trusts them.
-
-    Examples
-    --------
-    >>> import scipy.sparse as sp
-    >>> bad = sp.csr_matrix((np.ones(2), np.array([0, 3]), np.array([0, 1, 2])), shape=(2, 3))
-    >>> _check_compressed_structure(bad, "X")  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    ValueError: X is a malformed sparse matrix: index 3 is outside [0, 3) (its index arrays ...
-    """
-    from svmx._engine.support_layout import compressed_structure_problem
-
-    by_rows = matrix.format == "csr"
-    n_major, n_minor = matrix.shape if by_rows else matrix.shape[::-1]
-    problem = compressed_structure_problem(matrix.indptr, matrix.indices, n_major, n_minor,
-                                           matrix.data.size)
-    if problem is not None:
-        raise ValueError(f"{name} is a malformed sparse matrix: {problem} (its index arrays "
-                         f"do not fit its shape {matrix.shape})")
-
-
 def _validate_sparse(X: Any, *, name: str, n_features: int | None, owner: str) -> Any:
     """CSR with sorted, unique indices and float32/float64 values; CSC and COO converted once."""
     if X.dtype.kind == "c":
         raise ValueError(f"Complex data not supported: {name} must be real-valued")
     if X.format in ("csr", "csc"):
-        _check_compressed_structure(X, name)  # before scipy's conversions read them
+        check_compressed_structure(X, name)  # before scipy's conversions read them
     matrix = X.tocsr()
     if matrix.dtype not in (np.float32, np.float64):
         matrix = matrix.astype(np.float64)
