@@ -125,10 +125,7 @@ def fit_and_predict_fold(model: Any, X_train: Any, X_test: Any, y_train: np.ndar
             return np.full(X_test.shape[0], order[0], dtype=np.float64)
         if model.probability and rand is not None:
             model.set_params(random_state=rand)
-        if previous is None:
-            model._fit_in_class_order(X_train, y_train, order)
-        else:
-            model._fit_warm(X_train, y_train, None, previous, order)
+        model._fit_warm(X_train, y_train, None, previous, order)  # previous None: cold
         if model.probability:
             proba = model.predict_proba(X_test)
             columns = [model.classes_.tolist().index(label) for label in order]

@@ -230,8 +230,10 @@ def _shared_kernel_results(estimator: Any, X: Any, y: np.ndarray, folds: list,
     for group in groups:
         per_gamma.append(group)
         progress.update(len(c_values) * len(folds))
+    by_value = [dict(zip(c_values, group, strict=True)) for group in per_gamma]
+    by_gamma = dict(zip(g_values, by_value, strict=True))
     for c, g in candidate_order(c_values, g_values):
-        yield from per_gamma[g_values.index(g)][c_values.index(c)]
+        yield from by_gamma[g][c]
 
 
 def _rate(y: np.ndarray, predicted: np.ndarray, regression: bool) -> float:
