@@ -99,7 +99,7 @@ def make_svmx_importable():
 # Steps shorter than this are repeated (up to MAX_RUNS times) until their runs add up
 # to it: one run of a millisecond-long step measures the scheduler, not the library.
 MIN_TOTAL_SECONDS = 1.0
-MAX_RUNS = 20
+MAX_RUNS = 500
 
 
 def runs_wanted(repeat, seconds):

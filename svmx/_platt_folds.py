@@ -17,7 +17,8 @@ problem within ``tol``:
 - where kernel values are dear (rows with many stored entries) the pair's Gram
   matrix is computed once with matrix products; every fold trains on its block
   and reads its held-out decision values from it (`pair_gram`);
-- otherwise each fold's held-out decision values come from the prediction engine;
+- otherwise each fold's held-out decision values come from the prediction engine,
+  on the pair's rows gathered dense once where SMO trains sparse rows dense;
 - the folds of a pair that has the fit's threads to itself run side by side.
 
 The result does not depend on the thread count. ``solver='smo'`` keeps LIBSVM's
@@ -240,6 +241,10 @@ def seeded_held_out_decisions(
     gram = pair_gram(matrix, rows, kernel, solve.cache_bytes)
     if gram is not None:
         matrix, rows, kernel = gram, np.arange(rows.size), kernel.as_gram()
+    elif sp.issparse(matrix) and _libsvm.smo_trains_dense_rows(matrix, solve.solver):
+        # The folds would each gather their rows dense (SMO's rows for such matrices):
+        # the pair's rows once serve all five, and their held-out decision values.
+        matrix, rows = matrix[rows].toarray(), np.arange(rows.size)
     threads = 1
     if solve.log is None and rows.size >= FOLD_THREADS_MIN_ROWS:
         threads = min(solve.threads, len(folds))

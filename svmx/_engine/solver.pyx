@@ -23,6 +23,14 @@ from libc.string cimport memcpy
 
 from svmx._engine.isa cimport isa_level
 from svmx._engine.qmatrix cimport QMatrix
+from svmx._engine.smo_scan cimport (
+    add_scaled_column,
+    add_two_columns,
+    wss_first,
+    wss_first_nu,
+    wss_second,
+    wss_second_nu,
+)
 
 cdef double INF = float("inf")
 # How often (CPU seconds) a solve polls for Ctrl-C: often enough to stop within a
@@ -285,7 +293,7 @@ cdef class Solver:
         "optimization finished" line; and its progress function hears the
         iterations and the optimality gap at each '.' and once at the end.
         """
-        cdef int i, j, k, counter
+        cdef int i, j, counter
         cdef long n_iter = 0
         cdef bint converged = False, upper_i, upper_j
         cdef clock_t last_check = clock()
@@ -338,11 +346,9 @@ cdef class Solver:
                 Q_i = self.column(i, l)
                 if Q_i == NULL:
                     break
-                for j in range(l):
-                    self.G[j] += self.alpha[i] * Q_i[j]
+                add_scaled_column(l, self.G, self.alpha[i], Q_i)
                 if self.is_upper(i):
-                    for j in range(l):
-                        self.G_bar[j] += self.C[i] * Q_i[j]
+                    add_scaled_column(l, self.G_bar, self.C[i], Q_i)
 
         counter = min(l, 1000) + 1
         while not self.out_of_memory and (max_iter < 0 or n_iter < max_iter):
@@ -383,8 +389,7 @@ cdef class Solver:
 
             delta_alpha_i = self.alpha[i] - old_alpha_i
             delta_alpha_j = self.alpha[j] - old_alpha_j
-            for k in range(self.active_size):
-                self.G[k] += Q_i[k] * delta_alpha_i + Q_j[k] * delta_alpha_j
+            add_two_columns(self.active_size, self.G, Q_i, delta_alpha_i, Q_j, delta_alpha_j)
 
             upper_i = self.is_upper(i)
             upper_j = self.is_upper(j)
@@ -394,22 +399,14 @@ cdef class Solver:
                 Q_i = self.column(i, l)
                 if Q_i == NULL:
                     break
-                if upper_i:
-                    for k in range(l):
-                        self.G_bar[k] -= C_i * Q_i[k]
-                else:
-                    for k in range(l):
-                        self.G_bar[k] += C_i * Q_i[k]
+                # G_bar - C Q as G_bar + (-C) Q: the same value to the last bit.
+                add_scaled_column(l, self.G_bar, -C_i if upper_i else C_i, Q_i)
             if upper_j != self.is_upper(j):
                 Q_j = self.column(j, l)
                 if Q_j == NULL:
                     break
-                if upper_j:
-                    for k in range(l):
-                        self.G_bar[k] -= C_j * Q_j[k]
-                else:
-                    for k in range(l):
-                        self.G_bar[k] += C_j * Q_j[k]
+                # G_bar - C Q as G_bar + (-C) Q: the same value to the last bit.
+                add_scaled_column(l, self.G_bar, -C_j if upper_j else C_j, Q_j)
 
         if self.out_of_memory:
             si.status = SOLVE_OUT_OF_MEMORY
@@ -449,55 +446,26 @@ cdef class Solver:
         """Second-order working set selection (WSS3); returns 1 at optimality.
 
         i maximises -y_t G_t over I_up; j minimises -b_it^2 / a_it over the t
-        in I_low that violate the optimality condition with i.
+        in I_low that violate the optimality condition with i (smo_scan.pxd: LIBSVM's
+        loops in vector lanes, with LIBSVM's values and ties).
         """
-        cdef double Gmax = -INF, Gmax2 = -INF, obj_diff_min = INF
-        cdef double grad_diff, quad_coef, obj_diff
-        cdef int t, Gmax_idx = -1, Gmin_idx = -1, i
+        cdef double Gmax, Gmax2, obj_diff_min, QD_i = 0.0, two_y_i = 0.0
+        cdef int i, j
         cdef const float* Q_i = NULL
-        cdef double* G = self.G
-        for t in range(self.active_size):
-            if self.y[t] == 1:
-                if not self.is_upper(t) and -G[t] >= Gmax:
-                    Gmax = -G[t]
-                    Gmax_idx = t
-            else:
-                if not self.is_lower(t) and G[t] >= Gmax:
-                    Gmax = G[t]
-                    Gmax_idx = t
-        i = Gmax_idx
+        i = wss_first(self.active_size, self.y, self.alpha_status, self.G, &Gmax)
         if i != -1:
             Q_i = self.column(i, self.active_size)
             if Q_i == NULL:
                 return 1
-        for t in range(self.active_size):
-            if self.y[t] == 1:
-                if not self.is_lower(t):
-                    grad_diff = Gmax + G[t]
-                    if G[t] >= Gmax2:
-                        Gmax2 = G[t]
-                    if grad_diff > 0:
-                        quad_coef = self.QD[i] + self.QD[t] - 2.0 * self.y[i] * Q_i[t]
-                        obj_diff = second_order_gain(grad_diff, quad_coef)
-                        if obj_diff <= obj_diff_min:
-                            Gmin_idx = t
-                            obj_diff_min = obj_diff
-            else:
-                if not self.is_upper(t):
-                    grad_diff = Gmax - G[t]
-                    if -G[t] >= Gmax2:
-                        Gmax2 = -G[t]
-                    if grad_diff > 0:
-                        quad_coef = self.QD[i] + self.QD[t] + 2.0 * self.y[i] * Q_i[t]
-                        obj_diff = second_order_gain(grad_diff, quad_coef)
-                        if obj_diff <= obj_diff_min:
-                            Gmin_idx = t
-                            obj_diff_min = obj_diff
+            QD_i = self.QD[i]
+            two_y_i = 2.0 * self.y[i]
+        j = wss_second(self.active_size, self.y, self.alpha_status, self.G, Q_i, self.QD,
+                       QD_i, two_y_i, Gmax, TAU, &Gmax2, &obj_diff_min)
         self.gap = Gmax + Gmax2
-        if Gmax + Gmax2 < self.eps or Gmin_idx == -1:
+        if Gmax + Gmax2 < self.eps or j == -1:
             return 1
-        out_i[0] = Gmax_idx
-        out_j[0] = Gmin_idx
+        out_i[0] = i
+        out_j[0] = j
         return 0
 
     cdef bint be_shrunk(self, int i, double Gmax1, double Gmax2) noexcept nogil:
@@ -558,63 +526,33 @@ cdef class SolverNU(Solver):
     """
 
     cdef int select_working_set(self, int* out_i, int* out_j) noexcept nogil:
-        cdef double Gmaxp = -INF, Gmaxp2 = -INF, Gmaxn = -INF, Gmaxn2 = -INF
-        cdef double obj_diff_min = INF, grad_diff, quad_coef, obj_diff
-        cdef int t, Gmaxp_idx = -1, Gmaxn_idx = -1, Gmin_idx = -1
-        cdef int ip, in_
+        """LIBSVM's Solver_NU selection: i per label group, j by the second-order gain
+        within the group of its label (smo_scan.pxd, with LIBSVM's values and ties)."""
+        cdef double Gmaxp, Gmaxp2, Gmaxn, Gmaxn2, obj_diff_min
+        cdef double QD_p = 0.0, QD_n = 0.0
+        cdef int ip, in_, j
         cdef const float* Q_ip = NULL
         cdef const float* Q_in = NULL
-        cdef double* G = self.G
-        for t in range(self.active_size):
-            if self.y[t] == 1:
-                if not self.is_upper(t) and -G[t] >= Gmaxp:
-                    Gmaxp = -G[t]
-                    Gmaxp_idx = t
-            else:
-                if not self.is_lower(t) and G[t] >= Gmaxn:
-                    Gmaxn = G[t]
-                    Gmaxn_idx = t
-        ip = Gmaxp_idx
-        in_ = Gmaxn_idx
+        ip = wss_first_nu(self.active_size, self.y, self.alpha_status, self.G, &Gmaxp,
+                          &Gmaxn, &in_)
         if ip != -1:
             Q_ip = self.column(ip, self.active_size)
             if Q_ip == NULL:
                 return 1
+            QD_p = self.QD[ip]
         if in_ != -1:
             Q_in = self.column(in_, self.active_size)
             if Q_in == NULL:
                 return 1
-        for t in range(self.active_size):
-            if self.y[t] == 1:
-                if not self.is_lower(t):
-                    grad_diff = Gmaxp + G[t]
-                    if G[t] >= Gmaxp2:
-                        Gmaxp2 = G[t]
-                    if grad_diff > 0:
-                        quad_coef = self.QD[ip] + self.QD[t] - 2.0 * Q_ip[t]
-                        obj_diff = second_order_gain(grad_diff, quad_coef)
-                        if obj_diff <= obj_diff_min:
-                            Gmin_idx = t
-                            obj_diff_min = obj_diff
-            else:
-                if not self.is_upper(t):
-                    grad_diff = Gmaxn - G[t]
-                    if -G[t] >= Gmaxn2:
-                        Gmaxn2 = -G[t]
-                    if grad_diff > 0:
-                        quad_coef = self.QD[in_] + self.QD[t] - 2.0 * Q_in[t]
-                        obj_diff = second_order_gain(grad_diff, quad_coef)
-                        if obj_diff <= obj_diff_min:
-                            Gmin_idx = t
-                            obj_diff_min = obj_diff
+            QD_n = self.QD[in_]
+        j = wss_second_nu(self.active_size, self.y, self.alpha_status, self.G, Q_ip, Q_in,
+                          self.QD, QD_p, QD_n, Gmaxp, Gmaxn, TAU, &Gmaxp2, &Gmaxn2,
+                          &obj_diff_min)
         self.gap = max(Gmaxp + Gmaxp2, Gmaxn + Gmaxn2)
-        if self.gap < self.eps or Gmin_idx == -1:
+        if self.gap < self.eps or j == -1:
             return 1
-        if self.y[Gmin_idx] == 1:
-            out_i[0] = Gmaxp_idx
-        else:
-            out_i[0] = Gmaxn_idx
-        out_j[0] = Gmin_idx
+        out_i[0] = ip if self.y[j] == 1 else in_
+        out_j[0] = j
         return 0
 
     cdef bint be_shrunk_nu(self, int i, double Gmax1, double Gmax2,
@@ -688,6 +626,74 @@ cdef class SolverNU(Solver):
         r_n = sum_free_n / n_free_n if n_free_n > 0 else (upper_n + lower_n) / 2.0
         si.r = (r_p + r_n) / 2.0
         return (r_p - r_n) / 2.0
+
+
+def select_working_pair(const signed char[::1] y, const signed char[::1] status,
+                        const double[::1] G, const double[::1] QD, const float[:, ::1] Q):
+    """LIBSVM's WSS3 over a given state, as `Solver` selects a pair (smo_scan.pxd).
+
+    ``status`` holds 0 (at the lower bound), 1 (at the upper bound) or 2 (free) per
+    variable and ``Q`` the float32 Q matrix. Returns (i, j, Gmax, Gmax2): j is -1
+    when no variable violates the optimality condition with i, i is -1 when I_up is
+    empty. For tests: a scalar transcription of the loops must agree to the bit.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> y = np.array([1, -1], dtype=np.int8)
+    >>> status = np.zeros(2, dtype=np.int8)
+    >>> select_working_pair(y, status, np.array([-1.0, -1.0]), np.ones(2),
+    ...                     np.array([[1, -0.5], [-0.5, 1]], dtype=np.float32))
+    (0, 1, 1.0, 1.0)
+    """
+    cdef Py_ssize_t n = y.shape[0]
+    cdef double Gmax = 0.0, Gmax2 = 0.0, gain = 0.0
+    cdef int i, j
+    if (status.shape[0] != n or G.shape[0] != n or QD.shape[0] != n or Q.shape[0] != n
+            or Q.shape[1] != n):
+        raise ValueError(f"y, status, G and QD must have one entry per variable and Q be "
+                         f"{n} x {n}")
+    if n == 0:
+        return -1, -1, -INF, -INF
+    with nogil:
+        i = wss_first(<int> n, &y[0], &status[0], &G[0], &Gmax)
+        j = wss_second(<int> n, &y[0], &status[0], &G[0], &Q[i, 0] if i != -1 else NULL,
+                       &QD[0], QD[i] if i != -1 else 0.0, 2.0 * y[i] if i != -1 else 0.0,
+                       Gmax, TAU, &Gmax2, &gain)
+    return i, j, Gmax, Gmax2
+
+
+def select_working_pair_nu(const signed char[::1] y, const signed char[::1] status,
+                           const double[::1] G, const double[::1] QD, const float[:, ::1] Q):
+    """`select_working_pair` for `SolverNU`: returns (i, j, gap), LIBSVM's Solver_NU
+    choice (j -1 when none; the gap max(Gmaxp + Gmaxp2, Gmaxn + Gmaxn2)).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> y = np.array([1, 1], dtype=np.int8)
+    >>> status = np.array([0, 2], dtype=np.int8)
+    >>> select_working_pair_nu(y, status, np.array([-1.0, 0.5]), np.ones(2),
+    ...                        np.array([[1, 0], [0, 1]], dtype=np.float32))
+    (0, 1, 1.5)
+    """
+    cdef Py_ssize_t n = y.shape[0]
+    cdef double Gmaxp = 0.0, Gmaxn = 0.0, Gmaxp2 = 0.0, Gmaxn2 = 0.0, gain = 0.0
+    cdef int ip, in_ = -1, j
+    if (status.shape[0] != n or G.shape[0] != n or QD.shape[0] != n or Q.shape[0] != n
+            or Q.shape[1] != n):
+        raise ValueError(f"y, status, G and QD must have one entry per variable and Q be "
+                         f"{n} x {n}")
+    if n == 0:
+        return -1, -1, -INF
+    with nogil:
+        ip = wss_first_nu(<int> n, &y[0], &status[0], &G[0], &Gmaxp, &Gmaxn, &in_)
+        j = wss_second_nu(<int> n, &y[0], &status[0], &G[0],
+                          &Q[ip, 0] if ip != -1 else NULL, &Q[in_, 0] if in_ != -1 else NULL,
+                          &QD[0], QD[ip] if ip != -1 else 0.0, QD[in_] if in_ != -1 else 0.0,
+                          Gmaxp, Gmaxn, TAU, &Gmaxp2, &Gmaxn2, &gain)
+    i = -1 if j == -1 else (ip if y[j] == 1 else in_)
+    return i, j, max(Gmaxp + Gmaxp2, Gmaxn + Gmaxn2)
 
 
 # This module's vectorised loops run at the instruction-set level fixed here, at
