@@ -54,6 +54,18 @@ cdef extern from *:
         typedef long long IV __attribute__((vector_size(sizeof(V))));
     #define SVMX_BLEND(V, mask, a, b) ((V)(((IV)(a) & (mask)) | ((IV)(b) & ~(mask))))
 
+    /* In a body's loop at t: each lane's label (positive: y = +1) and status. */
+    #define SVMX_LANE_LABELS(W) \\
+        const IV positive = svmx_widen_bytes_##W(y + t) == 1; \\
+        const IV st = svmx_widen_bytes_##W(status + t);
+    /* The lanes in I_low: y = +1 not at the lower bound, or y = -1 not at the upper. */
+    #define SVMX_IN_I_LOW \\
+        ((positive & (st != SVMX_LOWER_BOUND)) | (~positive & (st != SVMX_UPPER_BOUND)))
+    /* Where `take`, the lane keeps value v and the index t of its lane. */
+    #define SVMX_KEEP(V, take, v, value, index) \\
+        value = SVMX_BLEND(V, take, v, value); \\
+        index = ((take) & (lane + t)) | (~(take) & index);
+
     /* The lanes' (value, index) pairs merged as the scalar scan would have ended:
        the extreme value (largest where `larger`, else smallest) of the lanes that
        hold one, and of the lanes holding it the largest index. */
@@ -80,14 +92,12 @@ cdef extern from *:
         for (; t + (W) <= n; t += (W)) { \\
             V g; \\
             memcpy(&g, G + t, sizeof g); \\
-            const IV positive = svmx_widen_bytes_##W(y + t) == 1; \\
-            const IV st = svmx_widen_bytes_##W(status + t); \\
+            SVMX_LANE_LABELS(W) \\
             const IV eligible = (positive & (st != SVMX_UPPER_BOUND)) \\
                 | (~positive & (st != SVMX_LOWER_BOUND)); \\
             const V v = SVMX_BLEND(V, positive, -g, g); \\
             const IV take = eligible & (v >= best); \\
-            best = SVMX_BLEND(V, take, v, best); \\
-            best_index = (take & (lane + t)) | (~take & best_index); \\
+            SVMX_KEEP(V, take, v, best, best_index) \\
         } \\
         SVMX_MERGE_LANES(W, best, best_index, 1, found, index) \\
         for (; t < n; t++) { \\
@@ -123,22 +133,18 @@ cdef extern from *:
             memcpy(&g, G + t, sizeof g); \\
             memcpy(&qd, QD + t, sizeof qd); \\
             memcpy(&q32, Q_i + t, sizeof q32); \\
-            const IV positive = svmx_widen_bytes_##W(y + t) == 1; \\
-            const IV st = svmx_widen_bytes_##W(status + t); \\
-            const IV eligible = (positive & (st != SVMX_LOWER_BOUND)) \\
-                | (~positive & (st != SVMX_UPPER_BOUND)); \\
+            SVMX_LANE_LABELS(W) \\
+            const IV eligible = SVMX_IN_I_LOW; \\
             const V v = SVMX_BLEND(V, positive, g, -g); \\
             const IV take_max = eligible & (v >= max_value); \\
-            max_value = SVMX_BLEND(V, take_max, v, max_value); \\
-            max_index = (take_max & (lane + t)) | (~take_max & max_index); \\
+            SVMX_KEEP(V, take_max, v, max_value, max_index) \\
             const V diff = Gmax + v; \\
             const V product = two_y_i * __builtin_convertvector(q32, V); \\
             V quad = (QD_i + qd) - SVMX_BLEND(V, positive, product, -product); \\
             quad = SVMX_BLEND(V, quad <= 0.0, (V){0.0} + tau, quad); \\
             const V gains = -(diff * diff) / quad; \\
             const IV take_min = eligible & (diff > 0.0) & (gains <= min_value); \\
-            min_value = SVMX_BLEND(V, take_min, gains, min_value); \\
-            min_index = (take_min & (lane + t)) | (~take_min & min_index); \\
+            SVMX_KEEP(V, take_min, gains, min_value, min_index) \\
         } \\
         SVMX_MERGE_LANES(W, max_value, max_index, 1, found_max, index_max) \\
         SVMX_MERGE_LANES(W, min_value, min_index, 0, found_min, index_min) \\
@@ -176,14 +182,11 @@ cdef extern from *:
         for (; t + (W) <= n; t += (W)) { \\
             V g; \\
             memcpy(&g, G + t, sizeof g); \\
-            const IV positive = svmx_widen_bytes_##W(y + t) == 1; \\
-            const IV st = svmx_widen_bytes_##W(status + t); \\
+            SVMX_LANE_LABELS(W) \\
             const IV take_p = positive & (st != SVMX_UPPER_BOUND) & (-g >= best_p); \\
             const IV take_n = ~positive & (st != SVMX_LOWER_BOUND) & (g >= best_n); \\
-            best_p = SVMX_BLEND(V, take_p, -g, best_p); \\
-            index_p = (take_p & (lane + t)) | (~take_p & index_p); \\
-            best_n = SVMX_BLEND(V, take_n, g, best_n); \\
-            index_n = (take_n & (lane + t)) | (~take_n & index_n); \\
+            SVMX_KEEP(V, take_p, -g, best_p, index_p) \\
+            SVMX_KEEP(V, take_n, g, best_n, index_n) \\
         } \\
         SVMX_MERGE_LANES(W, best_p, index_p, 1, found_p, ip) \\
         SVMX_MERGE_LANES(W, best_n, index_n, 1, found_n, in) \\
@@ -224,17 +227,13 @@ cdef extern from *:
             memcpy(&qd, QD + t, sizeof qd); \\
             memcpy(&qp32, column_p + t, sizeof qp32); \\
             memcpy(&qn32, column_n + t, sizeof qn32); \\
-            const IV positive = svmx_widen_bytes_##W(y + t) == 1; \\
-            const IV st = svmx_widen_bytes_##W(status + t); \\
-            const IV eligible = (positive & (st != SVMX_LOWER_BOUND)) \\
-                | (~positive & (st != SVMX_UPPER_BOUND)); \\
+            SVMX_LANE_LABELS(W) \\
+            const IV eligible = SVMX_IN_I_LOW; \\
             const V v = SVMX_BLEND(V, positive, g, -g); \\
             const IV take_p2 = eligible & positive & (v >= max_p2); \\
             const IV take_n2 = eligible & ~positive & (v >= max_n2); \\
-            max_p2 = SVMX_BLEND(V, take_p2, v, max_p2); \\
-            index_p2 = (take_p2 & (lane + t)) | (~take_p2 & index_p2); \\
-            max_n2 = SVMX_BLEND(V, take_n2, v, max_n2); \\
-            index_n2 = (take_n2 & (lane + t)) | (~take_n2 & index_n2); \\
+            SVMX_KEEP(V, take_p2, v, max_p2, index_p2) \\
+            SVMX_KEEP(V, take_n2, v, max_n2, index_n2) \\
             const V diff = SVMX_BLEND(V, positive, (V){0.0} + Gmax_p, (V){0.0} + Gmax_n) + v; \\
             const V q = SVMX_BLEND(V, positive, __builtin_convertvector(qp32, V), \\
                                    __builtin_convertvector(qn32, V)); \\
@@ -243,8 +242,7 @@ cdef extern from *:
             quad = SVMX_BLEND(V, quad <= 0.0, (V){0.0} + tau, quad); \\
             const V gains = -(diff * diff) / quad; \\
             const IV take_min = eligible & (diff > 0.0) & (gains <= min_value); \\
-            min_value = SVMX_BLEND(V, take_min, gains, min_value); \\
-            min_index = (take_min & (lane + t)) | (~take_min & min_index); \\
+            SVMX_KEEP(V, take_min, gains, min_value, min_index) \\
         } \\
         SVMX_MERGE_LANES(W, max_p2, index_p2, 1, found_p2, ip2) \\
         SVMX_MERGE_LANES(W, max_n2, index_n2, 1, found_n2, in2) \\
