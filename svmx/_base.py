@@ -57,8 +57,8 @@ PREDICT_BLOCK_ENTRIES = 1 << 21
 COMMON_CONSTRAINTS: dict[str, list] = {
     "kernel": [OneOf(*KERNELS), Kind("a callable", predicate=callable)],
     "degree": [Interval("integral", 0, None, closed="left")],
-    "gamma": [OneOf("scale", "auto"), Interval("real", 0, None, closed="left")],
-    "coef0": [Interval("real", None, None, closed="neither")],
+    "gamma": [OneOf("scale", "auto"), Interval("real", 0, None, closed="left", finite=True)],
+    "coef0": [Interval("real", None, None, closed="neither", finite=True)],
     "tol": [Interval("real", 0, None, closed="neither")],
     "shrinking": [Kind("a bool", types=(bool, np.bool_))],
     "cache_size": [Interval("real", 0, None, closed="neither")],

@@ -50,6 +50,8 @@ class Interval:
         Bounds; None means unbounded.
     closed : {"both", "left", "right", "neither"}
         Which bounds belong to the range.
+    finite : bool, default=False
+        Refuse infinities (a kernel's gamma = inf gives NaN kernel values; C = inf is valid).
 
     Examples
     --------
@@ -57,11 +59,13 @@ class Interval:
     'a float in the range (0, inf)'
     """
 
-    def __init__(self, kind: str, low: float | None, high: float | None, *, closed: str):
+    def __init__(self, kind: str, low: float | None, high: float | None, *, closed: str,
+                 finite: bool = False):
         self.kind = kind
         self.low = low
         self.high = high
         self.closed = closed
+        self.finite = finite
 
     def accepts(self, value: Any) -> bool:
         if isinstance(value, bool | np.bool_):
@@ -69,7 +73,7 @@ class Interval:
         wanted = numbers.Integral if self.kind == "integral" else numbers.Real
         if not isinstance(value, wanted):
             return False
-        if np.isnan(value):
+        if np.isnan(value) or (self.finite and np.isinf(value)):
             return False
         left_closed = self.closed in ("both", "left")
         right_closed = self.closed in ("both", "right")
@@ -86,7 +90,8 @@ class Interval:
         right = "]" if self.closed in ("both", "right") else ")"
         low = "-inf" if self.low is None else f"{self.low:g}"
         high = "inf" if self.high is None else f"{self.high:g}"
-        noun = "an int" if self.kind == "integral" else "a float"
+        article = "a finite " if self.finite else "an " if self.kind == "integral" else "a "
+        noun = article + ("int" if self.kind == "integral" else "float")
         return f"{noun} in the range {left}{low}, {high}{right}"
 
 

@@ -22,12 +22,14 @@ ESTIMATORS = {
 CLASSIFIERS = ("SVC", "NuSVC")
 REGRESSORS = ("SVR", "NuSVR")
 
-# Bad values shared by every estimator that has the parameter.
+# Bad values shared by every estimator that has the parameter. The kernel's gamma and coef0
+# must be finite (gamma = inf gives NaN kernel values); C = inf is a hard margin, as in
+# scikit-learn.
 COMMON_BAD_VALUES = {
     "kernel": ["cubic", "RBF", 3, None],
     "degree": [-1, 2.5, "3", None, True],
-    "gamma": [-0.1, "large", "Scale", None, np.nan],
-    "coef0": ["0", None, np.nan],
+    "gamma": [-0.1, "large", "Scale", None, np.nan, np.inf],
+    "coef0": ["0", None, np.nan, np.inf, -np.inf],
     "tol": [0.0, -1e-3, "1e-3", None, np.nan],
     "shrinking": ["yes", None, 1],
     "cache_size": [0, -200.0, "big", None],

@@ -10,6 +10,7 @@ import numpy as np
 import scipy.sparse as sp
 
 import svmx
+from svmx._cli._options import model_option_problem
 from svmx.datasets import load_svmlight_file
 
 __all__ = [
@@ -99,15 +100,21 @@ def build_estimator(args: argparse.Namespace, n_features: int,
     """The svmx estimator that svm-train's options describe (gamma default 1/num_features).
 
     ``n_features`` is svm-train's num_features: the largest feature index in the
-    training file. The solver is SMO, LIBSVM's; ``verbose`` prints its output, as
+    training file. Options that svm_check_parameter refuses raise ValueError
+    (`model_option_problem`). The solver is SMO, LIBSVM's; ``verbose`` prints its output, as
     svm-train does without ``-q``. ``random_state`` shuffles the folds of the
     classifiers' probability cross-validation (svm-train: a GlibcRand).
     """
+    problem = model_option_problem(args)
+    if problem is not None:
+        raise ValueError(problem)
     kind = ESTIMATORS[args.svm_type]
     # svm-train: "-g 0" (its default) means 1/num_features.
     gamma = args.gamma if args.gamma else 1.0 / max(n_features, 1)
+    # Only the polynomial kernel reads the degree (and only its model file stores it).
+    degree = args.degree if args.kernel_type == 1 else max(args.degree, 0)
     params: dict[str, Any] = {
-        "kernel": KERNELS[args.kernel_type], "degree": args.degree, "gamma": gamma,
+        "kernel": KERNELS[args.kernel_type], "degree": degree, "gamma": gamma,
         "coef0": args.coef0, "tol": args.tolerance, "cache_size": args.cache_size,
         "shrinking": bool(args.shrinking), "verbose": verbose, "solver": "smo",
         # one-vs-one pairs side by side on every core: the model does not depend on it

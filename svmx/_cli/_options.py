@@ -9,6 +9,7 @@ value to its option (``-r=-1``) and rewrites ``-wLABEL WEIGHT`` as ``--weight=LA
 from __future__ import annotations
 
 import argparse
+import math
 import re
 from collections.abc import Sequence
 
@@ -18,6 +19,7 @@ __all__ = [
     "add_model_options",
     "int_choice",
     "class_weights",
+    "model_option_problem",
     "normalise_argv",
 ]
 
@@ -99,24 +101,54 @@ def int_choice(values: Sequence[int]):
     return parse
 
 
-def _positive_float(text: str) -> float:
+def _finite_float(text: str) -> float:
+    """A number that a model file can hold (svm-train would write inf or nan, which
+    neither it nor svmx reads back)."""
     try:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"expected a finite number, got {text}")
+    return value
+
+
+def _positive_float(text: str) -> float:
+    value = _finite_float(text)
     if not value > 0:
         raise argparse.ArgumentTypeError(f"expected a positive number, got {text}")
     return value
 
 
 def _non_negative_float(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    value = _finite_float(text)
     if not value >= 0:
         raise argparse.ArgumentTypeError(f"expected a non-negative number, got {text}")
     return value
+
+
+def model_option_problem(args: argparse.Namespace) -> str | None:
+    """What LIBSVM's svm_check_parameter refuses in options that parse, or None.
+
+    As in LIBSVM, the degree is checked for the polynomial kernel only, nu for the
+    formulations that have one, and epsilon for epsilon-SVR.
+
+    Examples
+    --------
+    >>> model_option_problem(argparse.Namespace(svm_type=0, kernel_type=1, degree=-2,
+    ...                                         nu=0.5, epsilon=0.1))
+    'argument -d: the degree of the polynomial kernel must be >= 0, got -2'
+    >>> model_option_problem(argparse.Namespace(svm_type=0, kernel_type=2, degree=-2,
+    ...                                         nu=2.0, epsilon=-1.0)) is None
+    True
+    """
+    if args.kernel_type == 1 and args.degree < 0:
+        return f"argument -d: the degree of the polynomial kernel must be >= 0, got {args.degree}"
+    if args.svm_type in (1, 2, 4) and not 0 < args.nu <= 1:
+        return f"argument -n: nu must be in (0, 1], got {args.nu:g}"
+    if args.svm_type == 3 and args.epsilon < 0:
+        return f"argument -p: epsilon must be >= 0, got {args.epsilon:g}"
+    return None
 
 
 def _weight(text: str) -> tuple[float, float]:
@@ -148,14 +180,14 @@ def add_model_options(parser: argparse.ArgumentParser) -> None:
                        metavar="gamma",
                        help="gamma of the kernel (default, or 0: 1/num_features, the largest "
                             "feature index of the training file)")
-    group.add_argument("-r", dest="coef0", type=float, default=0.0, metavar="coef0",
+    group.add_argument("-r", dest="coef0", type=_finite_float, default=0.0, metavar="coef0",
                        help="coef0 of the kernel (default 0)")
     group.add_argument("-c", dest="cost", type=_positive_float, default=1.0, metavar="cost",
                        help="the parameter C of C-SVC, epsilon-SVR and nu-SVR (default 1)")
     group.add_argument("-n", dest="nu", type=_positive_float, default=0.5, metavar="nu",
                        help="the parameter nu of nu-SVC, one-class SVM and nu-SVR "
                             "(default 0.5)")
-    group.add_argument("-p", dest="epsilon", type=float, default=0.1, metavar="epsilon",
+    group.add_argument("-p", dest="epsilon", type=_finite_float, default=0.1, metavar="epsilon",
                        help="the epsilon of the loss of epsilon-SVR (default 0.1)")
     group.add_argument("-m", dest="cache_size", type=_positive_float, default=100.0,
                        metavar="cachesize", help="kernel cache size in MB (default 100)")

@@ -251,7 +251,10 @@ def _atomic_write(path: str | os.PathLike, write: Any) -> None:
     directory, name = os.path.split(os.path.abspath(target))
     temporary = os.path.join(directory, f".{name}.{secrets.token_hex(6)}.tmp")
     # os.open with mode 0o666 gives the permissions a plain open() would (the umask applies).
-    descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    try:
+        descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    except OSError as error:  # name the file asked for, not the temporary beside it
+        raise type(error)(error.errno, error.strerror, target) from None
     try:
         with open(descriptor, "w", encoding="ascii", newline="\n") as handle:
             write(handle)

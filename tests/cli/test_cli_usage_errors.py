@@ -55,6 +55,12 @@ def test_command_help_is_complete(capsys, command, options):
         (["train", "-c"], "svmx train: error: option -c needs a value (see 'svmx train --help')"),
         (["train", "-z", "1", "x"], "svmx train: error: unrecognized arguments: -z (see "
                                     "'svmx train --help')"),
+        (["train", "-g", "inf", "x"], "svmx train: error: argument -g: expected a finite "
+                                      "number, got inf (see 'svmx train --help')"),
+        (["train", "-r", "inf", "x"], "svmx train: error: argument -r: expected a finite "
+                                      "number, got inf (see 'svmx train --help')"),
+        (["train", "-p", "nan", "x"], "svmx train: error: argument -p: expected a finite "
+                                      "number, got nan (see 'svmx train --help')"),
         (["predict", "a"], "svmx predict: error: the following arguments are required: "
                            "model_file, output_file (see 'svmx predict --help')"),
     ],
@@ -79,11 +85,24 @@ def test_runtime_errors_are_one_line(tmp_path, monkeypatch, capsys):
          "must be >= 2"),
         (["predict", "good.txt", "strings.model", "out"], "svmx predict: error: strings.model, "
          "line 1: unknown text in the model header: 'not a model'"),
+        # svm_check_parameter's checks, each where LIBSVM makes it
+        (["train", "-t", "1", "-d", "-2", "good.txt"], "svmx train: error: argument -d: the "
+         "degree of the polynomial kernel must be >= 0, got -2"),
+        (["train", "-s", "4", "-n", "2", "good.txt"], "svmx train: error: argument -n: nu must "
+         "be in (0, 1], got 2"),
+        (["train", "-s", "3", "-p", "-1", "good.txt"], "svmx train: error: argument -p: "
+         "epsilon must be >= 0, got -1"),
+        # the file asked for, not the temporary file written beside it
+        (["train", "-q", "good.txt", "no/such/dir/m"], "svmx train: error: cannot open "
+         "no/such/dir/m: No such file or directory"),
     ]
     for argv, message in cases:
         assert main(argv) == 1
         assert capsys.readouterr().err == message + "\n"
     assert main(["train", "-q", "good.txt"]) == 0
+    # as svm-train: a kernel without a degree ignores -d, and -p means nothing to C-SVC
+    assert main(["train", "-q", "-d", "-2", "-p", "-1", "good.txt", "rbf.model"]) == 0
+    assert "degree" not in (tmp_path / "rbf.model").read_text()
     assert main(["predict", "-b", "1", "good.txt", "good.txt.model", "out"]) == 1
     assert capsys.readouterr().err == (
         "svmx predict: error: the model does not support probability estimates (train with -b 1)\n"

@@ -334,7 +334,7 @@ CLI_CASES = [
     ("train-gamma-text", lambda c: ["train", "-g", "x", c.data_file()], "argument -g"),
     ("train-kernel-type", lambda c: ["train", "-t", "9", c.data_file()], "argument -t"),
     ("train-folds", lambda c: ["train", "-v", "1", c.data_file()], "n must be >= 2"),
-    ("train-nu", lambda c: ["train", "-s", "1", "-n", "2", c.data_file()], "'nu'"),
+    ("train-nu", lambda c: ["train", "-s", "1", "-n", "2", c.data_file()], "argument -n"),
     ("train-cache", lambda c: ["train", "-m", "0", c.data_file()], "argument -m"),
     ("train-weight", lambda c: ["train", "-w1", "x", c.data_file()], "-w1"),
     ("predict-missing-model", lambda c: ["predict", c.data_file(), str(c.directory / "absent"),
