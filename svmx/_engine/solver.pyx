@@ -628,6 +628,14 @@ cdef class SolverNU(Solver):
         return (r_p - r_n) / 2.0
 
 
+def _check_state(Py_ssize_t n, Py_ssize_t n_status, Py_ssize_t n_G, Py_ssize_t n_QD,
+                 Py_ssize_t rows, Py_ssize_t columns):
+    """Refuse a state whose arrays do not all cover the n variables (Q: n x n)."""
+    if not n_status == n_G == n_QD == rows == columns == n:
+        raise ValueError(f"y, status, G and QD must have one entry per variable and Q be "
+                         f"{n} x {n}")
+
+
 def select_working_pair(const signed char[::1] y, const signed char[::1] status,
                         const double[::1] G, const double[::1] QD, const float[:, ::1] Q):
     """LIBSVM's WSS3 over a given state, as `Solver` selects a pair (smo_scan.pxd).
@@ -649,10 +657,7 @@ def select_working_pair(const signed char[::1] y, const signed char[::1] status,
     cdef Py_ssize_t n = y.shape[0]
     cdef double Gmax = 0.0, Gmax2 = 0.0, gain = 0.0
     cdef int i, j
-    if (status.shape[0] != n or G.shape[0] != n or QD.shape[0] != n or Q.shape[0] != n
-            or Q.shape[1] != n):
-        raise ValueError(f"y, status, G and QD must have one entry per variable and Q be "
-                         f"{n} x {n}")
+    _check_state(n, status.shape[0], G.shape[0], QD.shape[0], Q.shape[0], Q.shape[1])
     if n == 0:
         return -1, -1, -INF, -INF
     with nogil:
@@ -680,10 +685,7 @@ def select_working_pair_nu(const signed char[::1] y, const signed char[::1] stat
     cdef Py_ssize_t n = y.shape[0]
     cdef double Gmaxp = 0.0, Gmaxn = 0.0, Gmaxp2 = 0.0, Gmaxn2 = 0.0, gain = 0.0
     cdef int ip, in_ = -1, j
-    if (status.shape[0] != n or G.shape[0] != n or QD.shape[0] != n or Q.shape[0] != n
-            or Q.shape[1] != n):
-        raise ValueError(f"y, status, G and QD must have one entry per variable and Q be "
-                         f"{n} x {n}")
+    _check_state(n, status.shape[0], G.shape[0], QD.shape[0], Q.shape[0], Q.shape[1])
     if n == 0:
         return -1, -1, -INF
     with nogil:
