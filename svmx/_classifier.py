@@ -9,19 +9,15 @@ import scipy.sparse as sp
 
 from svmx import _libsvm
 from svmx._base import COMMON_CONSTRAINTS, BaseLibSVM, _n_rows
+from svmx._constraints import Kind, OneOf
 from svmx._estimator import ClassifierMixin
 from svmx._fitted import FittedModel, write_fitted_state
+from svmx._input_scan import encode_labels
 from svmx._layout import ovr_from_ovo, vote
 from svmx._probability import PairSigmoids, coupled_probabilities
 from svmx._specs import Problem
 from svmx._training import fit_one_vs_one
-from svmx._validation import (
-    Kind,
-    OneOf,
-    available_if,
-    validate_sample_weight,
-    validate_targets,
-)
+from svmx._validation import available_if, validate_sample_weight, validate_targets
 from svmx._warm_start import pair_seeds
 from svmx.exceptions import NotFittedError
 
@@ -203,8 +199,9 @@ class BaseSVC(ClassifierMixin, BaseLibSVM):
     @staticmethod
     def _encode_classes(labels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The sorted classes and each label's index among them."""
+        encoded = encode_labels(labels)  # one C pass for numbers and a few classes
         try:
-            classes, codes = np.unique(labels, return_inverse=True)
+            classes, codes = encoded or np.unique(labels, return_inverse=True)
         except TypeError:
             raise ValueError("y mixes label types that cannot be sorted") from None
         if classes.size < 2:

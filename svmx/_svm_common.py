@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from svmx._constraints import Interval, Kind
 from svmx._random import validate_random_state
-from svmx._validation import Interval, Kind
 
 __all__ = ["NU", "POSITIVE", "RANDOM_STATE"]
 

@@ -9,20 +9,17 @@ from __future__ import annotations
 import math
 import numbers
 import warnings
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
 
 from svmx._estimator import available_if  # re-exported: svmx._classifier imports it from here
+from svmx._input_scan import float_labels_problem
 from svmx._sparse_structure import check_compressed_structure
-from svmx.exceptions import DataConversionWarning, InvalidParameterError, NotFittedError
+from svmx.exceptions import DataConversionWarning, NotFittedError
 
 __all__ = [
-    "Interval",
-    "Kind",
-    "OneOf",
     "available_if",
     "check_feature_names",
     "check_fitted",
@@ -33,140 +30,9 @@ __all__ = [
     "check_ratio",
     "feature_names_of",
     "validate_X",
-    "validate_params",
     "validate_sample_weight",
     "validate_targets",
 ]
-
-
-class Interval:
-    """A numeric parameter constraint: a type and an (open or closed) range.
-
-    Parameters
-    ----------
-    kind : {"real", "integral"}
-        Whether floats are accepted or only integers.
-    low, high : float or None
-        Bounds; None means unbounded.
-    closed : {"both", "left", "right", "neither"}
-        Which bounds belong to the range.
-    finite : bool, default=False
-        Refuse infinities (a kernel's gamma = inf gives NaN kernel values; C = inf is valid).
-
-    Examples
-    --------
-    >>> Interval("real", 0, None, closed="neither").describe()
-    'a float in the range (0, inf)'
-    """
-
-    def __init__(self, kind: str, low: float | None, high: float | None, *, closed: str,
-                 finite: bool = False):
-        self.kind = kind
-        self.low = low
-        self.high = high
-        self.closed = closed
-        self.finite = finite
-
-    def accepts(self, value: Any) -> bool:
-        if isinstance(value, bool | np.bool_):
-            return False
-        wanted = numbers.Integral if self.kind == "integral" else numbers.Real
-        if not isinstance(value, wanted):
-            return False
-        if np.isnan(value) or (self.finite and np.isinf(value)):
-            return False
-        left_closed = self.closed in ("both", "left")
-        right_closed = self.closed in ("both", "right")
-        if self.low is not None and (value < self.low or (value == self.low and not left_closed)):
-            return False
-        if self.high is not None and (
-            value > self.high or (value == self.high and not right_closed)
-        ):
-            return False
-        return True
-
-    def describe(self) -> str:
-        left = "[" if self.closed in ("both", "left") else "("
-        right = "]" if self.closed in ("both", "right") else ")"
-        low = "-inf" if self.low is None else f"{self.low:g}"
-        high = "inf" if self.high is None else f"{self.high:g}"
-        article = "a finite " if self.finite else "an " if self.kind == "integral" else "a "
-        noun = article + ("int" if self.kind == "integral" else "float")
-        return f"{noun} in the range {left}{low}, {high}{right}"
-
-
-class OneOf:
-    """A parameter constraint: one of a fixed set of values.
-
-    Examples
-    --------
-    >>> OneOf("ovr", "ovo").describe()
-    "one of 'ovr', 'ovo'"
-    """
-
-    def __init__(self, *options: Any):
-        self.options = options
-
-    def accepts(self, value: Any) -> bool:
-        return any(
-            value is option or (type(value) is type(option) and value == option)
-            for option in self.options
-        )
-
-    def describe(self) -> str:
-        return "one of " + ", ".join(repr(option) for option in self.options)
-
-
-class Kind:
-    """A parameter constraint satisfied by instances of some types or by a predicate.
-
-    Examples
-    --------
-    >>> Kind("a callable", predicate=callable).accepts(len)
-    True
-    """
-
-    def __init__(self, description: str, *, types: tuple = (), predicate: Callable | None = None):
-        self.description = description
-        self.types = types
-        self.predicate = predicate
-
-    def accepts(self, value: Any) -> bool:
-        if self.types and isinstance(value, self.types):
-            return True
-        return self.predicate is not None and bool(self.predicate(value))
-
-    def describe(self) -> str:
-        return self.description
-
-
-def validate_params(estimator: Any, constraints: dict[str, list]) -> None:
-    """Check each parameter of `estimator` against its list of accepted constraints.
-
-    Raises
-    ------
-    InvalidParameterError
-        A ValueError and TypeError naming the parameter, what it accepts, and
-        the value it got.
-
-    Examples
-    --------
-    >>> class Model:
-    ...     C = -1.0
-    >>> validate_params(Model(), {"C": [Interval("real", 0, None, closed="neither")]})
-    Traceback (most recent call last):
-    ...
-    svmx.exceptions.InvalidParameterError: The 'C' parameter of Model must be a float in the \
-range (0, inf); got -1.0.
-    """
-    for name, accepted in constraints.items():
-        value = getattr(estimator, name)
-        if not any(constraint.accepts(value) for constraint in accepted):
-            expected = " or ".join(constraint.describe() for constraint in accepted)
-            raise InvalidParameterError(
-                f"The {name!r} parameter of {type(estimator).__name__} must be {expected}; "
-                f"got {value!r}."
-            )
 
 
 def check_int(value: Any, name: str, minimum: int | None = None) -> int:
@@ -525,9 +391,10 @@ needs discrete labels
             if any(isinstance(v, float) and np.isnan(v) for v in values):
                 raise ValueError("Input y contains NaN")
         elif values.dtype.kind == "f":
-            if not np.isfinite(values).all():
+            problem = float_labels_problem(np.ascontiguousarray(values, dtype=np.float64))
+            if problem == "nonfinite":
                 raise ValueError("Input y contains NaN or infinity")
-            if np.any(values != np.round(values)):
+            if problem == "continuous":
                 raise ValueError(
                     "Unknown label type: y has continuous values ('continuous'); "
                     "a classifier needs discrete labels"

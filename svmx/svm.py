@@ -14,12 +14,12 @@ import numpy as np
 
 from svmx._base import COMMON_CONSTRAINTS
 from svmx._classifier import CLASSIFIER_CONSTRAINTS, BaseSVC
+from svmx._constraints import Interval
 from svmx._estimator import RegressorMixin
 from svmx._one_class import OneClassSVM
 from svmx._single import BaseSingleProblem
 from svmx._specs import Problem
 from svmx._svm_common import _KERNEL_DOC, NU, POSITIVE, RANDOM_STATE
-from svmx._validation import Interval
 
 __all__ = ["SVC", "NuSVC", "OneClassSVM", "SVR", "NuSVR"]
 

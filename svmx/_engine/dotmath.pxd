@@ -37,12 +37,16 @@ cdef extern from *:
             } \\
             for (j = 0; j < (U); j++) memcpy(out + start + j * (W), &s[j], sizeof s[j]); \\
         } \\
-        for (; start + (W) <= n; start += (W)) { \\
+        /* W-wide strips; the last one ends at n (it may overlap the one before: \\
+           its columns are computed again, the same way) unless n < W. */ \\
+        while (start < n && n >= (W)) { \\
             V s0 = {0.0}; \\
+            if (start + (W) > n) start = n - (W); \\
             for (k = 0; k < n_values; k++) { \\
                 s0 += values[k] * SVMX_LOAD(V, rows + indices[k] * stride + start); \\
             } \\
             memcpy(out + start, &s0, sizeof s0); \\
+            start += (W); \\
         } \\
         for (t = start; t < n; t++) { \\
             double sum = 0.0; \\
@@ -85,6 +89,24 @@ cdef extern from *:
                 memcpy(out + 2 * out_stride + start + j * (W), &c[j], sizeof c[j]); \\
                 memcpy(out + 3 * out_stride + start + j * (W), &d[j], sizeof d[j]); \\
             } \\
+        } \\
+        /* W-wide strips, the last one ending at n, as in SVMX_SPARSE_TIMES_ROWS. */ \\
+        while (start < n && n >= (W)) { \\
+            V a0 = {0.0}, b0 = {0.0}, c0 = {0.0}, d0 = {0.0}; \\
+            if (start + (W) > n) start = n - (W); \\
+            for (k = 0; k < n_values; k++) { \\
+                const V block = SVMX_LOAD(V, rows + indices[k] * stride + start); \\
+                const double* x = values + 4 * k; \\
+                a0 += x[0] * block; \\
+                b0 += x[1] * block; \\
+                c0 += x[2] * block; \\
+                d0 += x[3] * block; \\
+            } \\
+            memcpy(out + start, &a0, sizeof a0); \\
+            memcpy(out + out_stride + start, &b0, sizeof b0); \\
+            memcpy(out + 2 * out_stride + start, &c0, sizeof c0); \\
+            memcpy(out + 3 * out_stride + start, &d0, sizeof d0); \\
+            start += (W); \\
         } \\
         for (t = start; t < n; t++) { \\
             for (r = 0; r < 4; r++) { \\
