@@ -71,12 +71,12 @@ class Interval:
                                                           and self.right_closed)
 
     def describe(self) -> str:
-        left = "[" if self.closed in ("both", "left") else "("
-        right = "]" if self.closed in ("both", "right") else ")"
+        left = "[" if self.left_closed else "("
+        right = "]" if self.right_closed else ")"
         low = "-inf" if self.low is None else f"{self.low:g}"
         high = "inf" if self.high is None else f"{self.high:g}"
-        article = "a finite " if self.finite else "an " if self.kind == "integral" else "a "
-        noun = article + ("int" if self.kind == "integral" else "float")
+        article = "a finite " if self.finite else "an " if self.integral else "a "
+        noun = article + ("int" if self.integral else "float")
         return f"{noun} in the range {left}{low}, {high}{right}"
 
 

@@ -171,34 +171,26 @@ def row_norms_overflow(X):
     """
     cdef bint overflows
     cdef const long long[::1] indptr
+    cdef const float[::1] data32
+    cdef const double[::1] data64
+    cdef const float[:, ::1] dense32
+    cdef const double[:, ::1] dense64
     if sp.issparse(X):
         indptr = np.asarray(X.indptr, dtype=np.longlong)
         if X.data.dtype == np.float32:
-            overflows = _csr_float_overflows(X.data, indptr)
+            data32 = X.data
+            with nogil:
+                overflows = _csr_overflows(data32, indptr)
         else:
-            overflows = _csr_double_overflows(X.data, indptr)
-        return bool(overflows)
-    X = np.ascontiguousarray(X)
-    if X.dtype == np.float32:
-        return bool(_dense_float_overflows(X))
-    return bool(_dense_double_overflows(np.asarray(X, dtype=np.float64)))
-
-
-cdef bint _csr_float_overflows(const float[::1] data, const long long[::1] indptr):
-    with nogil:
-        return _csr_overflows(data, indptr)
-
-
-cdef bint _csr_double_overflows(const double[::1] data, const long long[::1] indptr):
-    with nogil:
-        return _csr_overflows(data, indptr)
-
-
-cdef bint _dense_float_overflows(const float[:, ::1] X):
-    with nogil:
-        return _dense_overflows(X)
-
-
-cdef bint _dense_double_overflows(const double[:, ::1] X):
-    with nogil:
-        return _dense_overflows(X)
+            data64 = np.asarray(X.data, dtype=np.float64)
+            with nogil:
+                overflows = _csr_overflows(data64, indptr)
+    elif X.dtype == np.float32:
+        dense32 = np.ascontiguousarray(X)
+        with nogil:
+            overflows = _dense_overflows(dense32)
+    else:
+        dense64 = np.ascontiguousarray(X, dtype=np.float64)
+        with nogil:
+            overflows = _dense_overflows(dense64)
+    return bool(overflows)
