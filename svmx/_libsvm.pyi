@@ -5,6 +5,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from svmx._gram_folds import ClassifierFold as ClassifierFold
+from svmx._gram_folds import RegressorFold as RegressorFold
 from svmx._specs import KernelSpec, Problem, SolveSpec
 
 KERNEL_TYPES: dict[str, int]

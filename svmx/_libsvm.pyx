@@ -55,20 +55,18 @@ from svmx._engine.support_layout import (
     gather_csr_rows,
     gather_csr_rows_dense,
 )
-from svmx._kernel_values import (
-    DENSE_ENOUGH,
-    dense_if_dense_enough,
-    kernel_matrix,
-    squared_norms,
-)
+from svmx._gram_folds import ClassifierFold, RegressorFold
+from svmx._kernel_values import DENSE_ENOUGH, dense_if_dense_enough, kernel_matrix, squared_norms
 from svmx._specs import KERNEL_TYPES
 
 __all__ = [
+    "ClassifierFold",
     "DENSE_ENOUGH",
     "KERNEL_TYPES",
     "MAX_ITER",
     "MIN_PROB",
     "NO_MARGIN",
+    "RegressorFold",
     "SOLVED",
     "Solution",
     "decision_values",

@@ -32,6 +32,7 @@ from svmx._shared_gram import gram_matrix
 from svmx._specs import BYTES_PER_MB, KernelSpec
 
 from ._clone import clone
+from ._fold_paths import fold_paths_apply, scores_along_c
 from ._validation import FitOptions, fold_params, score_fit, take_rows
 
 __all__ = ["KernelGroup", "fit_kernel_group", "group_bytes", "plan_kernel_groups"]
@@ -110,13 +111,20 @@ def plan_kernel_groups(estimator: Any, candidates: list[dict[str, Any]], X: Any,
 
 
 def fit_kernel_group(estimator: Any, X: Any, y: Any, splits: list, candidates: list[dict],
-                     scorer: Any, options: FitOptions) -> list[list[dict[str, Any]]]:
+                     scorer: Any, options: FitOptions,
+                     prediction_scorer: Any = None) -> list[list[dict[str, Any]]]:
     """Fit and score every candidate of one kernel group on every fold.
 
     ``candidates`` are in increasing C. Returns, per candidate, per fold, what
     `svmx.model_selection._validation.fit_and_score` returns (``fit_time``
-    includes the fit's share of computing the Gram matrix).
+    includes the fit's share of computing the Gram matrix). With a
+    ``prediction_scorer`` (the search's score as a metric of predictions alone, see
+    `svmx.model_selection._scoring.prediction_scorer`), the folds that
+    `svmx.model_selection._fold_paths` serves are solved there, without an
+    estimator per fit.
     """
+    along_c = prediction_scorer is not None and fold_paths_apply(estimator, candidates,
+                                                                 options)
     outcomes: list[list[dict[str, Any]]] = [[] for _ in candidates]
     grams: dict[KernelSpec, tuple[np.ndarray, float]] = {}
     n_samples = X.shape[0]
@@ -130,6 +138,13 @@ def fit_kernel_group(estimator: Any, X: Any, y: Any, splits: list, candidates: l
             grams[kernel] = (gram, time.perf_counter() - start)
         gram, gram_seconds = grams[kernel]
         share = gram_seconds / (len(candidates) * len(splits))
+        if along_c:
+            fold = scores_along_c(estimator, gram, y, (train, test), candidates,
+                                  prediction_scorer, kernel, options)
+            for index, outcome in enumerate(fold):
+                outcome["fit_time"] += share
+                outcomes[index].append(outcome)
+            continue
         K_train, K_test = gram[np.ix_(train, train)], gram[np.ix_(test, train)]
         y_train = None if y is None else take_rows(y, train)
         y_test = None if y is None else take_rows(y, test)

@@ -16,8 +16,8 @@ import numpy as np
 
 from svmx._sklearn_compat import SKLEARN_INSTALLED, sklearn_scorer
 
-__all__ = ["SCORERS", "Scorer", "accepts_sample_weight", "check_scoring", "get_scorer",
-           "reads_only_predictions"]
+__all__ = ["PREDICTION_METRICS", "SCORERS", "Scorer", "accepts_sample_weight",
+           "check_scoring", "get_scorer", "prediction_scorer", "reads_only_predictions"]
 
 Scorer = Callable[..., Any]
 
@@ -83,6 +83,33 @@ SCORERS: dict[str, Scorer] = {
     "neg_root_mean_squared_error": _neg_root_mean_squared_error,
     "r2": _r2,
 }
+
+
+#: The scorer names that are metrics of the predictions alone: a search that scores with
+#: one of them (or with None, the estimators' accuracy or R^2) needs no fitted model.
+PREDICTION_METRICS = ("accuracy", "neg_mean_absolute_error", "neg_mean_squared_error",
+                      "neg_root_mean_squared_error", "r2")
+
+
+def prediction_scorer(scoring: Any, classifier: bool) -> Scorer | None:
+    """svmx's own scorer for ``scoring`` when it is a metric of predictions alone (None:
+    accuracy for a classifier, R^2 for a regressor, as their ``score``), else None.
+
+    Its values are scikit-learn's scorer's of the same name; it calls only
+    ``model.predict``.
+
+    Examples
+    --------
+    >>> prediction_scorer(None, classifier=True) is SCORERS["accuracy"]
+    True
+    >>> prediction_scorer("roc_auc", classifier=True) is None
+    True
+    """
+    if scoring is None:
+        return SCORERS["accuracy" if classifier else "r2"]
+    if isinstance(scoring, str) and scoring in PREDICTION_METRICS:
+        return SCORERS[scoring]
+    return None
 
 
 def _named_scorer(name: str) -> Scorer:

@@ -20,7 +20,7 @@ from ._clone import clone, is_classifier
 from ._kernel_groups import fit_kernel_group, plan_kernel_groups
 from ._parallel import parallel_map
 from ._results import tabulate
-from ._scoring import reads_only_predictions
+from ._scoring import prediction_scorer, reads_only_predictions
 from ._validation import (
     FitOptions,
     check_data,
@@ -208,8 +208,13 @@ class GridSearch(BaseEstimator):
         previous C (alpha seeding); the optimum, and so the choice, is the same.
         The scorers then see the test rows' kernel values in place of X, so a
         ``scoring`` callable other than scikit-learn's scorer objects (which may
-        read the features itself) keeps one task per candidate and fold.
-        An svmx extension (False: scikit-learn's one task per candidate and fold).
+        read the features itself) keeps one task per candidate and fold. Where the
+        score is a metric of the predictions alone (None, or a name in
+        `svmx.model_selection._scoring.PREDICTION_METRICS`) and the estimator is
+        `svmx.SVC` (without ``probability`` or ``break_ties``) or `svmx.SVR`, a
+        fold's C values are solved and predicted in the compiled binding without an
+        estimator per fit. An svmx extension (False: scikit-learn's one task per
+        candidate and fold).
 
     Attributes
     ----------
@@ -361,8 +366,9 @@ class GridSearch(BaseEstimator):
             with ProgressBar(len(tasks), type(self).__name__,
                              enabled=bool(self.verbose)) as progress:
                 return parallel_map(fit_and_score, tasks, n_jobs, progress, self.pre_dispatch)
+        by_predictions = prediction_scorer(self.scoring, is_classifier(self.estimator))
         tasks = [(self.estimator, X, y, splits, [candidates[i] for i in group.members],
-                  scorer, options) for group in groups]
+                  scorer, options, by_predictions) for group in groups]
         fits = [len(group.members) * len(splits) for group in groups]
         with ProgressBar(sum(fits), type(self).__name__,
                          enabled=bool(self.verbose)) as progress:

@@ -1,0 +1,39 @@
+"""Type stubs for svmx._gram_folds."""
+
+from typing import Any
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+def best_scale(objective: float, linear: float, limit: float) -> float: ...
+
+class ClassifierFold:
+    def __init__(
+        self,
+        gram: NDArray[np.float64],
+        class_positions: list[NDArray[np.intp]],
+        class_bounds: list[NDArray[np.float64]],
+        seeded: bool,
+    ) -> None: ...
+    def solve(
+        self, C: float, tol: float, shrinking: bool, max_iter: int, cache_bytes: float
+    ) -> tuple[NDArray[np.int64], bool]: ...
+    def decision_values(self, positions: ArrayLike) -> NDArray[np.float64]: ...
+    def predict(self, positions: ArrayLike) -> NDArray[np.intp]: ...
+
+class RegressorFold:
+    def __init__(
+        self,
+        gram: NDArray[np.float64],
+        positions: ArrayLike,
+        targets: ArrayLike,
+        unit_bounds: ArrayLike,
+        epsilon: float,
+        seeded: bool,
+    ) -> None: ...
+    def solve(
+        self, C: float, tol: float, shrinking: bool, max_iter: int, cache_bytes: float
+    ) -> tuple[NDArray[np.int64], bool]: ...
+    def predict(self, positions: ArrayLike) -> NDArray[np.float64]: ...
+
+__all__: list[Any]

@@ -1,0 +1,371 @@
+# cython: language_level=3, cdivision=True
+"""One fold of a grid search on a shared Gram matrix: its fits along C, in one object.
+
+Part of the binding (`svmx._libsvm` re-exports these). The grid search by kernel
+(`svmx.model_selection._kernel_groups`) computes K over all the samples once per
+kernel; a fold is then a set of rows of K. `ClassifierFold` holds a fold's
+one-vs-one C-SVC pairs and `RegressorFold` its epsilon-SVR problem, each read from K
+in place through the engine's `GramRows`. ``solve(C, ...)`` runs the SMO engine on
+every problem for one C, started from the last solve's solution scaled into the new
+box (alpha seeding along C, `best_scale`); ``predict(kernel_block)`` gives the
+held-out rows' predictions from their block of K (one matrix product with the dual
+coefficients; LIBSVM's vote for the classifier). No estimator, layout or
+validation is built per fit: a fold's candidates cost their solves and the kernel
+sums of their predictions.
+"""
+
+import threading
+
+import numpy as np
+
+from libc.math cimport isfinite
+
+from svmx._engine.gram_rows cimport GramRows
+from svmx._engine.kernel cimport Kernel
+from svmx._engine.qmatrix cimport QMatrix, SvcQ, SvrQ
+from svmx._engine.solver cimport (
+    SOLVE_INTERRUPTED,
+    SOLVE_OK,
+    SOLVE_OUT_OF_MEMORY,
+    SolutionInfo,
+    Solver,
+)
+
+__all__ = ["ClassifierFold", "RegressorFold", "best_scale"]
+
+# The engine's kernel type of a precomputed Gram matrix (svmx._specs.KERNEL_TYPES).
+cdef int PRECOMPUTED_KERNEL = 4
+
+
+cpdef double best_scale(double objective, double linear, double limit):
+    """The s in [0, limit] minimising f(s) = s^2 A + s B, given f(1) = `objective` and
+    B = `linear` (so A = objective - linear); `limit` where A is not positive or not
+    finite. The same rule as `svmx._warm_start.best_scale`.
+
+    Examples
+    --------
+    >>> best_scale(-3.0, -4.0, 4.0)  # A = 1, B = -4: s = 2
+    2.0
+    >>> best_scale(-7.0, -8.0, 2.0)  # s = 4, clipped to the box
+    2.0
+    """
+    cdef double quadratic = objective - linear
+    if not (isfinite(quadratic) and isfinite(linear)) or quadratic <= 0:
+        return limit
+    return min(max(-linear / (2.0 * quadratic), 0.0), limit)
+
+
+cdef class SeededProblem:
+    """One SMO problem of a fold, solved for one C after another, each solve started
+    from the last solution scaled into the new box (`best_scale`) when `seeded`.
+
+    The problem is min 0.5 a'Qa + p'a subject to y'a = 0 and 0 <= a_k <= C u_k, with
+    the variables in their original order here; its Q matrix (and so its kernel
+    cache) is kept from one solve to the next: it does not depend on C. The solver's
+    shrinking leaves Q's variables permuted, so each solve poses the problem in Q's
+    present order (`slot_order`) and puts the solution back.
+    """
+    cdef QMatrix Q
+    cdef const double[::1] p, unit_bounds
+    cdef const signed char[::1] labels
+    cdef double[::1] alpha, slot_alpha, slot_bounds, slot_p
+    cdef signed char[::1] slot_labels
+    cdef Py_ssize_t[::1] order
+    cdef double objective, rho, last_C
+    cdef bint seeded, solved
+
+    def __cinit__(self, QMatrix Q, p, labels, unit_bounds, bint seeded):
+        cdef Py_ssize_t n = len(p)
+        self.Q = Q
+        self.p = np.ascontiguousarray(p, dtype=np.float64)
+        self.labels = np.ascontiguousarray(labels, dtype=np.int8)
+        self.unit_bounds = np.ascontiguousarray(unit_bounds, dtype=np.float64)
+        self.alpha = np.zeros(n, dtype=np.float64)
+        self.slot_alpha = np.zeros(n, dtype=np.float64)
+        self.slot_bounds = np.zeros(n, dtype=np.float64)
+        self.slot_p = np.zeros(n, dtype=np.float64)
+        self.slot_labels = np.zeros(n, dtype=np.int8)
+        self.order = np.arange(n, dtype=np.intp)
+        self.seeded = seeded
+        self.solved = False
+
+    cdef void slot_order(self) noexcept:
+        """order[t] = the variable Q holds at slot t."""
+        cdef Py_ssize_t t, l
+        cdef SvcQ svc
+        cdef SvrQ svr
+        if isinstance(self.Q, SvcQ):
+            svc = <SvcQ> self.Q
+            for t in range(self.order.shape[0]):
+                self.order[t] = svc.kernel.original_index[t]
+        else:  # SvrQ: slot t is alpha (sign +1) or alpha* (sign -1) of row index[t]
+            svr = <SvrQ> self.Q
+            l = svr.l
+            for t in range(self.order.shape[0]):
+                self.order[t] = svr.index[t] + (0 if svr.sign[t] > 0 else l)
+
+    cdef double start_scale(self, double C) noexcept:
+        """The factor on the last solution that starts this solve (0: from zero)."""
+        cdef Py_ssize_t k
+        cdef double linear = 0.0
+        if not self.seeded or not self.solved or C < self.last_C:
+            return 0.0
+        for k in range(self.alpha.shape[0]):
+            linear += self.p[k] * self.alpha[k]
+        return best_scale(self.objective, linear, C / self.last_C)
+
+    cdef SolutionInfo solve(self, double C, double tol, bint shrinking, long max_iter,
+                            bint check_signals) except *:
+        cdef SolutionInfo info
+        cdef Solver solver = Solver()
+        cdef Py_ssize_t t, k, n = self.alpha.shape[0]
+        cdef double scale = self.start_scale(C), value, total = 0.0, residual = 0.0
+        self.slot_order()
+        for t in range(n):
+            k = self.order[t]
+            self.slot_bounds[t] = C * self.unit_bounds[k]
+            self.slot_labels[t] = self.labels[k]
+            self.slot_p[t] = self.p[k]
+            # Rounding may step a hair outside the box: clip back in.
+            value = min(max(self.alpha[k] * scale, 0.0), self.slot_bounds[t])
+            self.slot_alpha[t] = value
+            total += value
+            residual += value if self.labels[k] > 0 else -value
+        # A seed that breaks the equality constraint y'a = 0 once clipped (possible only
+        # through rounding) would move the optimum: start from zero instead, as
+        # `Problem` drops such a seed.
+        if not isfinite(residual) or abs(residual) > 1e-10 * max(1.0, total):
+            self.slot_alpha[:] = 0.0
+        with nogil:
+            solver.solve(<int> n, self.Q, &self.slot_p[0], &self.slot_labels[0],
+                         &self.slot_alpha[0], &self.slot_bounds[0], tol, shrinking, max_iter,
+                         check_signals, &info, NULL)
+        if info.status == SOLVE_OUT_OF_MEMORY:
+            raise MemoryError("svmx: out of memory while training (try a smaller cache_size)")
+        if info.status == SOLVE_INTERRUPTED:
+            raise KeyboardInterrupt
+        for t in range(n):
+            self.alpha[self.order[t]] = self.slot_alpha[t]
+        self.objective, self.rho, self.last_C, self.solved = info.obj, info.rho, C, True
+        return info
+
+
+cdef Kernel gram_kernel(const double[:, ::1] gram, positions):
+    return Kernel(GramRows(gram, positions), PRECOMPUTED_KERNEL, 0, 0.0, 0.0)
+
+
+cdef bint on_main_thread():
+    # Only the main thread receives signals: worker threads need not poll for them.
+    return threading.current_thread() is threading.main_thread()
+
+
+cdef class ClassifierFold:
+    """The one-vs-one C-SVC problems of one fold, over a shared Gram matrix.
+
+    Parameters
+    ----------
+    gram : ndarray of shape (n, n), float64, C-contiguous
+        K over all the samples; only read.
+    class_positions : list of ndarray of int
+        For each class (in the order of the classes' codes), its training rows:
+        their positions in `gram`.
+    class_bounds : list of ndarray of float64
+        The same rows' upper bounds at C = 1 (class weight times sample weight).
+    seeded : bool
+        Whether each solve starts from the last one's solution (for a positive
+        semi-definite kernel, whose dual is convex: the optimum does not depend on it).
+
+    Pair (i, j), i < j, is class i's rows (+1) then class j's (-1), as `fit` poses it.
+    Each pair's kernel cache may take `cache_bytes` (the argument of `solve`); a pair
+    never holds more than its own Q matrix, and all of them together less than the
+    Gram matrix.
+
+    Examples
+    --------
+    >>> gram = np.array([[1.0, 0.5, 0.0], [0.5, 1.0, 0.1], [0.0, 0.1, 1.0]])
+    >>> fold = ClassifierFold(gram, [np.array([0]), np.array([1, 2])],
+    ...                       [np.ones(1), np.ones(2)], True)
+    >>> n_iter, stopped_early = fold.solve(10.0, 1e-3, True, -1, 1e6)
+    >>> fold.predict(gram[np.ix_([0, 2], fold.training_rows)]).tolist()
+    [0, 1]
+    """
+    cdef const double[:, ::1] gram
+    cdef list class_positions, pairs, positions, labels, unit_bounds, problems
+    cdef bint seeded
+
+    def __init__(self, const double[:, ::1] gram, list class_positions, list class_bounds,
+                 bint seeded):
+        cdef Py_ssize_t i, j
+        self.gram = gram
+        self.class_positions = [np.asarray(rows, dtype=np.intp) for rows in class_positions]
+        self.seeded = seeded
+        self.pairs, self.positions, self.labels, self.unit_bounds = [], [], [], []
+        for i in range(len(class_positions)):
+            for j in range(i + 1, len(class_positions)):
+                first, second = self.class_positions[i], self.class_positions[j]
+                self.pairs.append((i, j))
+                self.positions.append(np.concatenate([first, second]))
+                self.labels.append(np.concatenate([np.ones(len(first), np.int8),
+                                                   -np.ones(len(second), np.int8)]))
+                self.unit_bounds.append(np.concatenate([class_bounds[i], class_bounds[j]])
+                                        .astype(np.float64))
+        self.problems = [None] * len(self.pairs)
+
+    def solve(self, double C, double tol, bint shrinking, long max_iter, double cache_bytes):
+        """Solve every pair for this C; returns (iterations per pair, whether any pair
+        stopped at `max_iter`)."""
+        cdef Py_ssize_t number
+        cdef SolutionInfo info
+        cdef SeededProblem problem
+        cdef bint stopped_early = False, check_signals = on_main_thread()
+        n_iter = np.zeros(len(self.pairs), dtype=np.int64)
+        for number in range(len(self.pairs)):
+            if self.problems[number] is None:
+                labels = self.labels[number]
+                Q = SvcQ(gram_kernel(self.gram, self.positions[number]), labels, cache_bytes)
+                self.problems[number] = SeededProblem(Q, np.full(len(labels), -1.0), labels,
+                                                      self.unit_bounds[number], self.seeded)
+            problem = self.problems[number]
+            info = problem.solve(C, tol, shrinking, max_iter, check_signals)
+            n_iter[number] = info.n_iter
+            stopped_early |= info.status != SOLVE_OK
+        return n_iter, bool(stopped_early)
+
+    @property
+    def training_rows(self):
+        """The fold's training rows (their positions in the Gram matrix), class by class:
+        the columns of the kernel block `decision_values` takes."""
+        return np.concatenate(self.class_positions).astype(np.intp)
+
+    def dual_coef(self):
+        """y_k alpha_k of every training row (as `training_rows`) in every pair, of shape
+        (n_rows, n_pairs): zero where the row is not in the pair or not a support vector."""
+        cdef Py_ssize_t number, k, first, second
+        cdef SeededProblem problem
+        sizes = [len(rows) for rows in self.class_positions]
+        offsets = np.concatenate([[0], np.cumsum(sizes)]).astype(np.intp)
+        coef = np.zeros((offsets[-1], len(self.pairs)), dtype=np.float64)
+        cdef double[:, ::1] out = coef
+        for number in range(len(self.pairs)):
+            if self.problems[number] is None:
+                raise RuntimeError("ClassifierFold.solve has not run")
+            problem = self.problems[number]
+            i, j = self.pairs[number]
+            # Variable k < n_i is row offsets[i] + k; the rest are class j's rows.
+            first, second = offsets[i], offsets[j] - sizes[i]
+            for k in range(problem.alpha.shape[0]):
+                if problem.labels[k] > 0:
+                    out[first + k, number] = problem.alpha[k]
+                else:
+                    out[second + k, number] = -problem.alpha[k]
+        return coef
+
+    def decision_values(self, kernel_block):
+        """Each pair's decision value at m samples, of shape (m, n_pairs), from their
+        kernel values against `training_rows` (shape (m, n_rows)): one matrix product."""
+        rho = np.array([(<SeededProblem> problem).rho for problem in self.problems])
+        return np.asarray(kernel_block, dtype=np.float64) @ self.dual_coef() - rho
+
+    def predict(self, kernel_block):
+        """The class code LIBSVM's vote gives each sample of `kernel_block` (as
+        `decision_values` takes it): pair (i, j) votes i where its decision value is
+        positive, else j; the most votes win, the lowest code on a tie."""
+        cdef const double[:, ::1] values = np.ascontiguousarray(
+            self.decision_values(kernel_block))
+        cdef Py_ssize_t t, number, c, best
+        votes = np.zeros(len(self.class_positions), dtype=np.intp)
+        cdef Py_ssize_t[::1] count = votes
+        first = np.array([pair[0] for pair in self.pairs], dtype=np.intp)
+        second = np.array([pair[1] for pair in self.pairs], dtype=np.intp)
+        cdef const Py_ssize_t[::1] winner_if_positive = first, winner_otherwise = second
+        codes = np.empty(values.shape[0], dtype=np.intp)
+        cdef Py_ssize_t[::1] out = codes
+        with nogil:
+            for t in range(values.shape[0]):
+                for c in range(count.shape[0]):
+                    count[c] = 0
+                for number in range(values.shape[1]):
+                    if values[t, number] > 0:
+                        count[winner_if_positive[number]] += 1
+                    else:
+                        count[winner_otherwise[number]] += 1
+                best = 0
+                for c in range(1, count.shape[0]):
+                    if count[c] > count[best]:
+                        best = c
+                out[t] = best
+        return codes
+
+
+cdef class RegressorFold:
+    """The epsilon-SVR problem of one fold, over a shared Gram matrix.
+
+    Parameters
+    ----------
+    gram : ndarray of shape (n, n), float64, C-contiguous
+    positions : ndarray of int
+        The fold's training rows: their positions in `gram`.
+    targets : ndarray of float64
+        Their targets.
+    unit_bounds : ndarray of float64
+        Their upper bounds at C = 1 (the sample weights).
+    epsilon : float
+        The tube's half-width.
+    seeded : bool
+        As for `ClassifierFold`.
+
+    Variable k < l is alpha_k, variable l + k is alpha*_k (LIBSVM's 2l-variable form).
+
+    Examples
+    --------
+    >>> gram = np.array([[1.0, 0.0], [0.0, 1.0]])
+    >>> fold = RegressorFold(gram, np.array([0, 1]), np.array([1.0, -1.0]), np.ones(2),
+    ...                      0.1, True)
+    >>> n_iter, stopped_early = fold.solve(10.0, 1e-3, True, -1, 1e6)
+    >>> fold.predict(gram[:, fold.training_rows]).round(6).tolist()
+    [0.9, -0.9]
+    """
+    cdef const double[:, ::1] gram
+    cdef object positions, targets, unit_bounds
+    cdef double epsilon
+    cdef bint seeded
+    cdef SeededProblem problem
+
+    def __init__(self, const double[:, ::1] gram, positions, targets, unit_bounds,
+                 double epsilon, bint seeded):
+        self.gram = gram
+        self.positions = np.ascontiguousarray(positions, dtype=np.intp)
+        self.targets = np.ascontiguousarray(targets, dtype=np.float64)
+        self.unit_bounds = np.ascontiguousarray(unit_bounds, dtype=np.float64)
+        self.epsilon = epsilon
+        self.seeded = seeded
+        self.problem = None
+
+    def solve(self, double C, double tol, bint shrinking, long max_iter, double cache_bytes):
+        """Solve for this C; returns (iterations, whether it stopped at `max_iter`)."""
+        cdef SolutionInfo info
+        cdef Py_ssize_t l = len(self.positions)
+        if self.problem is None:
+            self.problem = SeededProblem(
+                SvrQ(gram_kernel(self.gram, self.positions), cache_bytes),
+                np.concatenate([self.epsilon - self.targets, self.epsilon + self.targets]),
+                np.concatenate([np.ones(l, np.int8), -np.ones(l, np.int8)]),
+                np.concatenate([self.unit_bounds, self.unit_bounds]), self.seeded)
+        info = self.problem.solve(C, tol, shrinking, max_iter, on_main_thread())
+        return np.array([info.n_iter], dtype=np.int64), info.status != SOLVE_OK
+
+    @property
+    def training_rows(self):
+        """The fold's training rows (their positions in the Gram matrix): the columns
+        of the kernel block `predict` takes."""
+        return self.positions
+
+    def predict(self, kernel_block):
+        """The predictions at m samples from their kernel values against
+        `training_rows` (shape (m, n_rows))."""
+        if self.problem is None:
+            raise RuntimeError("RegressorFold.solve has not run")
+        cdef Py_ssize_t l = len(self.positions)
+        alpha = np.asarray(self.problem.alpha)
+        return np.asarray(kernel_block, dtype=np.float64) @ (alpha[:l] - alpha[l:]) \
+            - self.problem.rho

@@ -1,0 +1,154 @@
+"""A fold's C values solved in the binding, without an estimator per fit.
+
+The grid search by kernel (`svmx.model_selection._kernel_groups`) hands each fold of a
+kernel group to this module when the search's score is a metric of predictions alone
+(`svmx.model_selection._scoring.prediction_scorer`) and the estimator is svmx's `SVC`
+(without probability estimates or ``break_ties``) or `SVR`. The fold's problems are
+posed once (classes, weights, the rows' positions in the shared Gram matrix), and each
+C is one call into the binding (`svmx._libsvm.ClassifierFold` or `RegressorFold`),
+which solves it started from the last C's solution and predicts the held-out rows
+from the Gram matrix. What the estimator's fit would do around that (validation,
+class encoding, the LIBSVM layout, the fitted attributes, a prediction's input checks)
+runs once per fold or not at all, which is most of a small fit's time.
+
+The problems are the ones `fit` poses on the fold's rows with the candidate's
+parameters (the same classes, bounds and samples left out), solved to the same
+tolerance, so the scores are those of the per-candidate search up to which of the
+optimal solutions within ``tol`` each solve stops at.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import numpy as np
+
+from svmx import _libsvm
+from svmx._platt_folds import seeds_converge
+from svmx._validation import validate_sample_weight, validate_targets
+from svmx.exceptions import ConvergenceWarning
+
+from ._clone import clone
+from ._validation import FitOptions, fold_params, score_fit, take_rows
+
+__all__ = ["fold_paths_apply", "scores_along_c"]
+
+
+def _estimator_kind(estimator: Any) -> str | None:
+    from svmx.svm import SVC, SVR
+
+    return {SVC: "classifier", SVR: "regressor"}.get(type(estimator))
+
+
+def fold_paths_apply(estimator: Any, candidates: list[dict[str, Any]],
+                     options: FitOptions) -> bool:
+    """Whether a kernel group's folds can be solved along C here: svmx's SVC without
+    ``probability`` or ``break_ties``, or SVR, and no fitted estimators asked back.
+
+    Examples
+    --------
+    >>> from svmx import SVC, NuSVC
+    >>> fold_paths_apply(SVC(), [{"C": 1.0}], FitOptions())
+    True
+    >>> fold_paths_apply(SVC(probability=True), [{"C": 1.0}], FitOptions())
+    False
+    >>> fold_paths_apply(NuSVC(), [{"nu": 0.5}], FitOptions())
+    False
+    """
+    if _estimator_kind(estimator) is None or options.return_estimator:
+        return False
+    defaults = estimator.get_params(deep=False)
+    return all(not {**defaults, **candidate}.get(name, False)
+               for candidate in candidates for name in ("probability", "break_ties"))
+
+
+class _FoldModel:
+    """What a fold's scorer is handed: predictions at rows of the Gram matrix (the
+    fold's test or training rows, each with its kernel block cut once). The fold's
+    first fit poses its problems (`fold` and the `classes` of its codes)."""
+
+    def __init__(self, gram: np.ndarray) -> None:
+        self.gram = gram
+        self.fold: Any = None
+        self.classes: np.ndarray | None = None
+        self.blocks: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+
+    def predict(self, positions: np.ndarray) -> np.ndarray:
+        rows, block = self.blocks.get(id(positions), (None, None))
+        if rows is not positions:
+            block = self.gram[np.ix_(positions, self.fold.training_rows)]
+            self.blocks[id(positions)] = (positions, block)
+        values = self.fold.predict(block)
+        return values if self.classes is None else self.classes[values]
+
+
+def _classifier_fold(model: Any, gram: np.ndarray, train: np.ndarray, y_train: Any,
+                     weights: Any, seeded: bool) -> tuple[Any, np.ndarray]:
+    """The fold's one-vs-one problems as `fit` poses them on its rows (C = 1)."""
+    labels = validate_targets(y_train, train.size, classification=True,
+                              owner=type(model).__name__)
+    classes, codes = model._encode_classes(labels)
+    weights = validate_sample_weight(weights, train.size)
+    unit_bounds = model._compute_class_weight(classes, codes)[codes] * weights
+    keep = weights > 0
+    class_rows = [np.flatnonzero((codes == c) & keep) for c in range(classes.size)]
+    model._check_weighted_classes(class_rows, classes)
+    fold = _libsvm.ClassifierFold(gram, [train[rows] for rows in class_rows],
+                                  [unit_bounds[rows] for rows in class_rows], seeded)
+    return fold, classes
+
+
+def _regressor_fold(model: Any, gram: np.ndarray, train: np.ndarray, y_train: Any,
+                    weights: Any, seeded: bool) -> tuple[Any, None]:
+    """The fold's epsilon-SVR problem as `fit` poses it on its rows (C = 1)."""
+    targets = validate_targets(y_train, train.size, classification=False,
+                               owner=type(model).__name__)
+    weights = validate_sample_weight(weights, train.size)
+    rows = np.flatnonzero(weights > 0)
+    fold = _libsvm.RegressorFold(gram, train[rows], targets[rows], weights[rows],
+                                 float(model.epsilon), seeded)
+    return fold, None
+
+
+def _warn_if_stopped_early(stopped_early: bool, max_iter: int) -> None:
+    if stopped_early:
+        warnings.warn(ConvergenceWarning(
+            f"Solver terminated early (max_iter={max_iter}).  Consider pre-processing "
+            "your data with StandardScaler or MinMaxScaler."), stacklevel=3)
+
+
+def scores_along_c(estimator: Any, gram: np.ndarray, y: Any, split: tuple,
+                   candidates: list[dict[str, Any]], scorer: Any, kernel: Any,
+                   options: FitOptions) -> list[dict[str, Any]]:
+    """Fit and score every candidate (in increasing C) on one fold of the Gram matrix.
+
+    ``scorer`` is a metric of predictions (``scorer(model, rows, y)`` calls only
+    ``model.predict(rows)``). Returns, per candidate, what
+    `svmx.model_selection._validation.fit_and_score` returns.
+    """
+    train, test = (np.asarray(rows, dtype=np.intp) for rows in split)
+    n_samples = gram.shape[0]
+    model = clone(estimator).set_params(**candidates[0])
+    pose = _classifier_fold if _estimator_kind(estimator) == "classifier" else _regressor_fold
+    seeded = seeds_converge(kernel)
+    weights = fold_params(options.fit_params, n_samples, train).get("sample_weight")
+    y_train, y_test = take_rows(y, train), take_rows(y, test)
+    fold_model = _FoldModel(gram)
+    outcomes = []
+    for candidate in candidates:
+        model.set_params(**candidate)
+
+        def fit() -> None:
+            model._validate_parameters()
+            if fold_model.fold is None:
+                fold_model.fold, fold_model.classes = pose(model, gram, train, y_train,
+                                                           weights, seeded)
+            solve = model._solve_spec()
+            _, stopped_early = fold_model.fold.solve(float(model.C), solve.tol, solve.shrinking,
+                                                   solve.max_iter, solve.cache_bytes)
+            _warn_if_stopped_early(stopped_early, solve.max_iter)
+
+        outcomes.append(score_fit(fold_model, fit, (train, y_train, train),
+                                  (test, y_test, test), n_samples, scorer, options))
+    return outcomes

@@ -1,0 +1,282 @@
+"""A grid search fold's C values solved in the binding (`ClassifierFold`, `RegressorFold`).
+
+- a fold from zero is, pair by pair, the model a fresh fit on the fold's block of the
+  Gram matrix gives (the same solver steps, so the same values);
+- started from the last C's solution, every solve reaches the fresh fit's dual
+  objective within tol, and predicts as it does, on synthetic and real data;
+- the grid search that uses them scores as the per-candidate search (scores, train
+  scores, best parameters), with class and sample weights, for SVC and SVR; it records
+  failed candidates and warns on max_iter as the per-candidate search does, and keeps
+  the per-fit path where the score or the estimator needs a fitted model.
+"""
+
+import warnings
+
+import numpy as np
+import pytest
+from conftest import load_shared
+
+from svmx import SVC, SVR, NuSVC
+from svmx._libsvm import ClassifierFold, RegressorFold
+from svmx._shared_gram import gram_matrix
+from svmx._specs import KernelSpec
+from svmx.exceptions import ConvergenceWarning
+from svmx.model_selection import GridSearch, KFold, StratifiedKFold, _kernel_groups
+
+C_PATH = [2.0 ** e for e in range(-5, 16, 2)]
+SOLVE = (1e-3, True, -1, 200.0 * 2**20)  # tol, shrinking, max_iter, cache bytes
+
+
+def _blobs(n_classes=3, rows=180, seed=0):
+    """Overlapping Gaussian classes: some pairs easy, some with bounded alphas."""
+    rng = np.random.default_rng(seed)
+    centres = rng.normal(scale=1.5, size=(n_classes, 4))
+    y = np.arange(rows) % n_classes
+    return centres[y] + rng.normal(size=(rows, 4)), y * 10 + 1  # labels 1, 11, 21, ...
+
+
+def _split(n):
+    train = np.flatnonzero(np.arange(n) % 5 != 0)
+    return train, np.flatnonzero(np.arange(n) % 5 == 0)
+
+
+def _classifier_fold(K, y, train, seeded, weights=None):
+    classes, codes = np.unique(y[train], return_inverse=True)
+    bounds = np.ones(train.size) if weights is None else weights
+    return ClassifierFold(K, [train[codes == c] for c in range(classes.size)],
+                          [bounds[codes == c] for c in range(classes.size)], seeded)
+
+
+def _pair_objectives(fold, K):
+    """1/2 c'Kc - sum |c| of every pair, from the fold's dual coefficients."""
+    rows = fold.training_rows
+    coef = fold.dual_coef()
+    block = K[np.ix_(rows, rows)]
+    return np.array([0.5 * c @ block @ c - np.abs(c).sum() for c in coef.T])
+
+
+def _fresh(K, y, train, C, **params):
+    return SVC(kernel="precomputed", C=C, decision_function_shape="ovo", **params).fit(
+        K[np.ix_(train, train)], y[train])
+
+
+def test_a_fold_from_zero_is_the_fresh_fit_on_its_block():
+    X, y = _blobs()
+    K = gram_matrix(X, KernelSpec.named("rbf", gamma=0.3))
+    train, test = _split(y.size)
+    fold = _classifier_fold(K, y, train, seeded=False)
+    fold.solve(2.0, *SOLVE)
+    fresh = _fresh(K, y, train, 2.0)
+    # The fold's rows are class by class; the fresh fit's decision values are too.
+    block = K[np.ix_(test, fold.training_rows)]
+    np.testing.assert_allclose(fold.decision_values(block),
+                               fresh.decision_function(K[np.ix_(test, train)]),
+                               rtol=0, atol=1e-12)
+    np.testing.assert_array_equal(np.unique(y[train])[fold.predict(block)],
+                                  fresh.predict(K[np.ix_(test, train)]))
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_warm_solves_along_c_reach_the_fresh_objective(seed):
+    X, y = _blobs(n_classes=4, seed=seed)
+    K = gram_matrix(X, KernelSpec.named("rbf", gamma=0.5))
+    train, test = _split(y.size)
+    fold = _classifier_fold(K, y, train, seeded=True)
+    saved = 0
+    for C in C_PATH:
+        n_iter, stopped_early = fold.solve(C, *SOLVE)
+        assert not stopped_early
+        fresh = _fresh(K, y, train, C)
+        reference = _pair_objectives(_fresh_as_fold(K, y, train, C), K)
+        np.testing.assert_allclose(_pair_objectives(fold, K), reference, rtol=1e-3, atol=1e-3)
+        predicted = np.unique(y[train])[fold.predict(K[np.ix_(test, fold.training_rows)])]
+        assert np.mean(predicted == fresh.predict(K[np.ix_(test, train)])) >= 0.95
+        saved += fresh.n_iter_.sum() - n_iter.sum()
+    assert saved > 0  # the seeds save iterations over the path
+
+
+def _fresh_as_fold(K, y, train, C):
+    fold = _classifier_fold(K, y, train, seeded=False)
+    fold.solve(C, *SOLVE)
+    return fold
+
+
+def test_class_weights_and_sample_weights_set_the_bounds():
+    X, y = _blobs(n_classes=2)
+    K = gram_matrix(X, KernelSpec.named("rbf", gamma=0.3))
+    train, test = _split(y.size)
+    weights = np.linspace(0.2, 3.0, train.size)
+    fold = _classifier_fold(K, y, train, seeded=False, weights=weights)
+    fold.solve(0.5, *SOLVE)
+    fresh = SVC(kernel="precomputed", C=0.5).fit(K[np.ix_(train, train)], y[train],
+                                                 sample_weight=weights)
+    coef = fold.dual_coef()[:, 0]
+    assert np.all(np.abs(coef) <= 0.5 * weights[np.argsort(y[train], kind="stable")] + 1e-12)
+    np.testing.assert_allclose(-fold.decision_values(K[np.ix_(test, fold.training_rows)])[:, 0],
+                               fresh.decision_function(K[np.ix_(test, train)]), atol=1e-10)
+
+
+@pytest.mark.parametrize("epsilon", [0.0, 0.1, 0.5])
+def test_regression_along_c_matches_fresh_fits(epsilon):
+    rng = np.random.default_rng(3)
+    X = rng.uniform(-1, 1, size=(160, 3))
+    target = np.sin(3 * X[:, 0]) + X[:, 1] ** 2 + 0.1 * rng.normal(size=160)
+    K = gram_matrix(X, KernelSpec.named("rbf", gamma=1.0))
+    train, test = _split(target.size)
+    fold = RegressorFold(K, train, target[train], np.ones(train.size), epsilon, True)
+    for C in C_PATH[:8]:
+        fold.solve(C, *SOLVE)
+        fresh = SVR(kernel="precomputed", C=C, epsilon=epsilon).fit(K[np.ix_(train, train)],
+                                                                    target[train])
+        np.testing.assert_allclose(fold.predict(K[np.ix_(test, train)]),
+                                   fresh.predict(K[np.ix_(test, train)]), rtol=0, atol=0.05)
+        # The same optimum: the dual objectives agree within tol.
+        warm = _fold_svr_objective(fold, K, train, target[train], epsilon)
+        cold = _model_svr_objective(fresh, K, train, target[train], epsilon)
+        assert abs(warm - cold) <= 1e-3 * max(1.0, abs(cold))
+
+
+def _fold_svr_objective(fold, K, train, targets, epsilon):
+    # predict on the identity block reads c - rho; rho is recovered from a zero row.
+    block = np.vstack([np.eye(train.size), np.zeros(train.size)])
+    values = fold.predict(block)
+    coef = values[:-1] - values[-1]
+    return 0.5 * coef @ K[np.ix_(train, train)] @ coef + epsilon * np.abs(coef).sum() \
+        - targets @ coef
+
+
+def _model_svr_objective(model, K, train, targets, epsilon):
+    coef = np.zeros(train.size)
+    coef[model.support_] = model.dual_coef_[0]
+    return 0.5 * coef @ K[np.ix_(train, train)] @ coef + epsilon * np.abs(coef).sum() \
+        - targets @ coef
+
+
+def _both_searches(estimator, grid, X, y, cv, **kwargs):
+    fit_params = kwargs.pop("fit_params", {})
+    along_c = GridSearch(estimator, grid, cv=cv, refit=False, **kwargs).fit(X, y, **fit_params)
+    plain = GridSearch(estimator, grid, cv=cv, refit=False, share_kernels=False,
+                       **kwargs).fit(X, y, **fit_params)
+    return along_c, plain
+
+
+def _counting(monkeypatch):
+    calls = []
+    original = _kernel_groups.scores_along_c
+    monkeypatch.setattr(_kernel_groups, "scores_along_c",
+                        lambda *args: calls.append(1) or original(*args))
+    return calls
+
+
+@pytest.mark.parametrize("estimator, kwargs", [
+    (SVC(), {}),
+    (SVC(class_weight="balanced"), {"return_train_score": True}),
+    (SVC(class_weight={1: 3.0, 11: 0.5}), {"scoring": "accuracy"}),
+    (SVC(kernel="poly", degree=2, coef0=1.0), {}),
+    (SVC(kernel="sigmoid", coef0=-1.0), {}),  # no seeds: every C from zero
+    (SVC(), {"fit_params": {"sample_weight": np.linspace(0.5, 2.0, 180)}}),
+])
+def test_classification_search_along_c_scores_as_the_plain_search(monkeypatch, estimator,
+                                                                   kwargs):
+    calls = _counting(monkeypatch)
+    X, y = _blobs()
+    grid = {"C": [0.03125, 0.5, 8.0, 128.0], "gamma": [0.02, 0.3]}
+    cv = list(StratifiedKFold(4, shuffle=True, random_state=0).split(X, y))
+    along_c, plain = _both_searches(estimator, grid, X, y, cv, **kwargs)
+    assert calls, "the search did not solve its folds along C"
+    for key in ("mean_test_score", "split0_test_score", "mean_train_score"):
+        if key in plain.cv_results_:
+            np.testing.assert_allclose(along_c.cv_results_[key], plain.cv_results_[key],
+                                       rtol=0, atol=0.02, err_msg=key)
+    assert along_c.best_params_ == plain.best_params_
+
+
+@pytest.mark.parametrize("scoring", [None, "neg_mean_squared_error", "r2"])
+def test_regression_search_along_c_scores_as_the_plain_search(monkeypatch, scoring):
+    calls = _counting(monkeypatch)
+    rng = np.random.default_rng(5)
+    X = rng.uniform(-1, 1, size=(150, 3))
+    y = X[:, 0] - 2 * X[:, 1] ** 2 + 0.1 * rng.normal(size=150)
+    along_c, plain = _both_searches(SVR(), {"C": [0.1, 1.0, 10.0, 100.0], "gamma": [0.1, 1.0]},
+                                    X, y, KFold(3, shuffle=True, random_state=0),
+                                    scoring=scoring, return_train_score=True)
+    assert calls
+    for key in ("mean_test_score", "mean_train_score"):
+        np.testing.assert_allclose(along_c.cv_results_[key], plain.cv_results_[key],
+                                   rtol=0, atol=0.02 * max(1.0, np.abs(plain.cv_results_[key])
+                                                           .max()), err_msg=key)
+    assert along_c.best_params_ == plain.best_params_
+
+
+@pytest.mark.parametrize("estimator, scoring", [
+    (SVC(probability=True, random_state=0), None),
+    (SVC(break_ties=True), None),
+    (NuSVC(), None),
+    (SVC(), "balanced_accuracy"),
+    (SVC(), ["accuracy", "r2"]),
+])
+def test_the_per_fit_path_serves_what_needs_a_fitted_model(monkeypatch, estimator, scoring):
+    calls = _counting(monkeypatch)
+    X, y = _blobs(rows=60)
+    grid = {"nu": [0.3, 0.5]} if isinstance(estimator, NuSVC) else {"C": [0.5, 2.0]}
+    GridSearch(estimator, grid, cv=3, scoring=scoring, refit=False).fit(X, y)
+    assert not calls
+
+
+def _warned(search, X, y):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        search.fit(X, y)
+    return search, sorted({type(warning.message).__name__ for warning in caught})
+
+
+def test_failed_candidates_are_recorded_as_in_the_plain_search():
+    X, y = _blobs(rows=60)
+    grid = {"C": [-1.0, 1.0]}
+    along_c, warned = _warned(GridSearch(SVC(), grid, cv=3, refit=False), X, y)
+    plain, warned_plain = _warned(GridSearch(SVC(), grid, cv=3, refit=False,
+                                             share_kernels=False), X, y)
+    assert "FitFailedWarning" in warned and warned == warned_plain
+    np.testing.assert_array_equal(along_c.cv_results_["split0_test_score"][:1], [np.nan])
+    for search in (along_c, plain):
+        assert np.isnan(search.cv_results_["mean_test_score"][0])
+        assert np.isfinite(search.cv_results_["mean_test_score"][1])
+    with pytest.raises(ValueError, match="C"):
+        GridSearch(SVC(), grid, cv=3, refit=False, error_score="raise").fit(X, y)
+
+
+def test_a_fold_with_one_class_fails_as_the_plain_search():
+    X, y = _blobs(n_classes=2, rows=40)
+    y = np.where(np.arange(40) < 30, 1, 11)  # the first fold's training rows: one class
+    cv = [(np.arange(10, 30), np.arange(0, 10)), (np.arange(0, 40, 2), np.arange(1, 40, 2))]
+    along_c, warned = _warned(GridSearch(SVC(), {"C": [1.0, 2.0]}, cv=cv, refit=False), X, y)
+    assert "FitFailedWarning" in warned
+    assert np.all(np.isnan(along_c.cv_results_["split0_test_score"]))
+    assert np.all(np.isfinite(along_c.cv_results_["split1_test_score"]))
+
+
+def test_a_solve_stopped_at_max_iter_warns():
+    X, y = _blobs()
+    with pytest.warns(ConvergenceWarning, match="max_iter=3"):
+        GridSearch(SVC(max_iter=3), {"C": [1.0, 100.0]}, cv=3, refit=False).fit(X, y)
+
+
+def test_quiet_where_every_solve_converges():
+    X, y = _blobs()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        GridSearch(SVC(), {"C": [1.0, 100.0]}, cv=3, refit=False).fit(X, y)
+
+
+@pytest.mark.parametrize("name, rows", [("dna.scale", 600), ("pendigits", 600)])
+def test_real_data_search_along_c_picks_the_plain_searchs_candidate(name, rows):
+    X, y = load_shared(name)
+    step = max(1, X.shape[0] // rows)
+    X, y = X[::step][:rows], y[::step][:rows]
+    X = X.toarray() if hasattr(X, "toarray") else X
+    grid = {"C": [2.0 ** e for e in (-3, 1, 5, 9)], "gamma": [2.0 ** e for e in (-7, -3, 1)]}
+    cv = list(StratifiedKFold(3, shuffle=True, random_state=0).split(X, y))
+    along_c, plain = _both_searches(SVC(), grid, X, y, cv)
+    np.testing.assert_allclose(along_c.cv_results_["mean_test_score"],
+                               plain.cv_results_["mean_test_score"], rtol=0, atol=0.01)
+    assert along_c.best_params_ == plain.best_params_
