@@ -5,7 +5,10 @@ values. With ``--share-kernels`` one task per gamma computes the Gram matrix ove
 the samples once; every fold trains on its block of it (svm-train's folds, its rows in
 svm-train's order, its class order) and predicts from the held-out rows' block, with the
 C values in increasing order, C-SVC and epsilon-SVR each started from the previous C's
-solution scaled into the new box (`svmx._warm_start`). Each model is the same optimum
+solution scaled into the new box. C-SVC (``-s 0``) and epsilon-SVR (``-s 3``) folds are
+solved in the binding (`svmx._libsvm.ClassifierFold`, `RegressorFold`: the classes in
+svm-train's order, so that its vote breaks ties as svm-predict does), the others by a
+warm-started fit per C (`svmx._warm_start`). Each model is the same optimum
 within the tolerance ``-e``, not the same iterations, so a held-out row on the margin
 can fall the other way and a rate can differ from grid.py's by a row or so; that is why
 the option is not the default.
@@ -21,7 +24,10 @@ from typing import Any
 
 import numpy as np
 
+from svmx import _libsvm
 from svmx._cli._crossval import fit_and_predict_fold
+from svmx._cli._data import libsvm_class_order
+from svmx._platt_folds import seeds_converge
 from svmx._shared_gram import gram_matrix
 from svmx._specs import BYTES_PER_MB
 from svmx.model_selection._clone import clone
@@ -74,11 +80,18 @@ def gamma_group_predictions(estimator: Any, X: Any, y: np.ndarray, folds: list[t
     [[[1.0, -1.0], [1.0, -1.0]], [[1.0, -1.0], [1.0, -1.0]]]
     """
     with_gamma = clone(estimator).set_params(**({} if gamma is None else {"gamma": 2.0**gamma}))
-    gram = gram_matrix(X, with_gamma._training_kernel(X))
+    kernel = with_gamma._training_kernel(X)
+    gram = gram_matrix(X, kernel)
     increasing = sorted(range(len(c_values)),
                         key=lambda k: -np.inf if c_values[k] is None else c_values[k])
     results: list[list[np.ndarray]] = [[] for _ in c_values]
     for train, test in folds:
+        along_c = _fold_along_c(with_gamma, gram, seeds_converge(kernel), (train, test),
+                                y[train], c_values, increasing)
+        if along_c is not None:
+            for k, predicted in enumerate(along_c):
+                results[k].append(predicted)
+            continue
         K_train, K_test = gram[np.ix_(train, train)], gram[np.ix_(test, train)]
         y_train = y[train]
         previous = None
@@ -91,3 +104,39 @@ def gamma_group_predictions(estimator: Any, X: Any, y: np.ndarray, folds: list[t
                                                    previous=previous))
             previous = model if hasattr(model, "support_") else None
     return results
+
+
+def _fold_along_c(estimator: Any, gram: np.ndarray, seeded: bool, fold_rows: tuple,
+                  y_train: np.ndarray, c_values: list[float | None],
+                  increasing: list[int]) -> list[np.ndarray] | None:
+    """One fold's held-out predictions for every C (in ``c_values``' order), solved in
+    the binding in ``increasing`` order; None where that does not serve (a formulation
+    other than C-SVC and epsilon-SVR, a verbose estimator, a fold of one class)."""
+    kind = type(estimator).__name__
+    if kind not in ("SVC", "SVR") or estimator.verbose:
+        return None
+    train, test = fold_rows
+    if kind == "SVC":
+        order = libsvm_class_order(y_train)
+        if len(order) < 2:
+            return None
+        labels = np.asarray(order, dtype=np.float64)
+        by_value = np.argsort(labels)  # labels[by_value] is sorted
+        codes = by_value[np.searchsorted(labels[by_value], y_train)]
+        weights = estimator._compute_class_weight(labels, codes)
+        fold = _libsvm.ClassifierFold(
+            gram, [train[codes == c] for c in range(labels.size)],
+            [np.full(int(np.sum(codes == c)), weights[c]) for c in range(labels.size)], seeded)
+    else:
+        labels = None
+        fold = _libsvm.RegressorFold(gram, train, y_train, np.ones(train.size),
+                                     float(estimator.epsilon), seeded)
+    solve = estimator._solve_spec()
+    block = gram[np.ix_(test, fold.training_rows)]
+    predictions: list[np.ndarray] = [np.empty(0)] * len(c_values)
+    for k in increasing:
+        C = float(estimator.C) if c_values[k] is None else 2.0 ** c_values[k]
+        fold.solve(C, solve.tol, solve.shrinking, solve.max_iter, solve.cache_bytes)
+        predicted = fold.predict(block)
+        predictions[k] = predicted if labels is None else labels[predicted]
+    return predictions
