@@ -40,7 +40,7 @@ cdef int PRECOMPUTED_KERNEL = 4
 cpdef double best_scale(double objective, double linear, double limit):
     """The s in [0, limit] minimising f(s) = s^2 A + s B, given f(1) = `objective` and
     B = `linear` (so A = objective - linear); `limit` where A is not positive or not
-    finite. The same rule as `svmx._warm_start.best_scale`.
+    finite. The scale of every warm start along C (`svmx._warm_start` explains it).
 
     Examples
     --------
@@ -172,8 +172,9 @@ cdef class ClassifierFold:
     class_bounds : list of ndarray of float64
         The same rows' upper bounds at C = 1 (class weight times sample weight).
     seeded : bool
-        Whether each solve starts from the last one's solution (for a positive
-        semi-definite kernel, whose dual is convex: the optimum does not depend on it).
+        Whether each solve starts from the last one's solution and keeps the pairs'
+        kernel caches (for a positive semi-definite kernel, whose dual is convex: the
+        optimum does not depend on the start). Unseeded, each solve is a fresh fit's.
 
     Pair (i, j), i < j, is class i's rows (+1) then class j's (-1), as `fit` poses it.
     Each pair's kernel cache may take `cache_bytes` (the argument of `solve`); a pair
@@ -220,7 +221,9 @@ cdef class ClassifierFold:
         cdef bint stopped_early = False, check_signals = on_main_thread()
         n_iter = np.zeros(len(self.pairs), dtype=np.int64)
         for number in range(len(self.pairs)):
-            if self.problems[number] is None:
+            # Unseeded (a kernel that need not be positive semi-definite), every C is a
+            # fresh problem in its original order: the fresh fit's solve exactly.
+            if self.problems[number] is None or not self.seeded:
                 labels = self.labels[number]
                 Q = SvcQ(gram_kernel(self.gram, self.positions[number]), labels, cache_bytes)
                 self.problems[number] = SeededProblem(Q, np.full(len(labels), -1.0), labels,
@@ -345,7 +348,7 @@ cdef class RegressorFold:
         """Solve for this C; returns (iterations, whether it stopped at `max_iter`)."""
         cdef SolutionInfo info
         cdef Py_ssize_t l = len(self.positions)
-        if self.problem is None:
+        if self.problem is None or not self.seeded:
             self.problem = SeededProblem(
                 SvrQ(gram_kernel(self.gram, self.positions), cache_bytes),
                 np.concatenate([self.epsilon - self.targets, self.epsilon + self.targets]),

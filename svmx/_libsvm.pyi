@@ -7,6 +7,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from svmx._gram_folds import ClassifierFold as ClassifierFold
 from svmx._gram_folds import RegressorFold as RegressorFold
+from svmx._gram_folds import best_scale as best_scale
 from svmx._specs import KernelSpec, Problem, SolveSpec
 
 KERNEL_TYPES: dict[str, int]

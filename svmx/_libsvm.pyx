@@ -55,7 +55,7 @@ from svmx._engine.support_layout import (
     gather_csr_rows,
     gather_csr_rows_dense,
 )
-from svmx._gram_folds import ClassifierFold, RegressorFold
+from svmx._gram_folds import ClassifierFold, RegressorFold, best_scale
 from svmx._kernel_values import DENSE_ENOUGH, dense_if_dense_enough, kernel_matrix, squared_norms
 from svmx._specs import KERNEL_TYPES
 
@@ -69,6 +69,7 @@ __all__ = [
     "RegressorFold",
     "SOLVED",
     "Solution",
+    "best_scale",
     "decision_values",
     "dense_if_dense_enough",
     "engine_serves",

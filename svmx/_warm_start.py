@@ -9,7 +9,8 @@ optimality gap), in fewer iterations the closer the seed is.
 The scale is the best one along that ray. The dual objective at s alpha is
 f(s) = s^2 A + s B, with A = alpha'Q alpha / 2 (C-SVC: B = -sum(alpha); SVR: B =
 epsilon |c|_1 - y'c for c = alpha - alpha*), and A follows from the previous solve's
-objective f(1) = A + B without a kernel value; so s = -B / 2A, clipped to the box.
+objective f(1) = A + B without a kernel value; so s = -B / 2A, clipped to the box
+(`best_scale`, from the binding, where the grid search's folds use it too).
 Where the previous C bounded every support vector this is C_new / C_old (DeCoste &
 Wagstaff's scaling); where C no longer binds (the support vectors are free) it is 1,
 the previous solution, which is then already optimal.
@@ -26,27 +27,9 @@ import numpy as np
 import scipy.sparse as sp
 
 from svmx._layout import ovo_pairs
+from svmx._libsvm import best_scale
 
 __all__ = ["best_scale", "pair_seeds", "regression_seed"]
-
-
-def best_scale(objective: float, linear: float, limit: float) -> float:
-    """The s in [0, limit] that minimises f(s) = s^2 A + s B, given f(1) = `objective`
-    and B = `linear` (so A = objective - linear).
-
-    Examples
-    --------
-    >>> best_scale(-1.0, -2.0, 4.0)  # A = 1, B = -2: s = 1
-    1.0
-    >>> best_scale(-3.0, -4.0, 4.0)  # A = 1, B = -4: s = 2
-    2.0
-    >>> best_scale(-7.0, -8.0, 2.0)  # s = 4, clipped to the box
-    2.0
-    """
-    quadratic = objective - linear
-    if not (np.isfinite(quadratic) and np.isfinite(linear)) or quadratic <= 0:
-        return limit
-    return float(min(max(-linear / (2.0 * quadratic), 0.0), limit))
 
 
 def _dense_coef(model: Any) -> np.ndarray:

@@ -60,20 +60,22 @@ def _fresh(K, y, train, C, **params):
         K[np.ix_(train, train)], y[train])
 
 
-def test_a_fold_from_zero_is_the_fresh_fit_on_its_block():
+def test_an_unseeded_fold_is_the_fresh_fit_on_its_block_at_every_c():
     X, y = _blobs()
     K = gram_matrix(X, KernelSpec.named("rbf", gamma=0.3))
     train, test = _split(y.size)
     fold = _classifier_fold(K, y, train, seeded=False)
-    fold.solve(2.0, *SOLVE)
-    fresh = _fresh(K, y, train, 2.0)
-    # The fold's rows are class by class; the fresh fit's decision values are too.
     block = K[np.ix_(test, fold.training_rows)]
-    np.testing.assert_allclose(fold.decision_values(block),
-                               fresh.decision_function(K[np.ix_(test, train)]),
-                               rtol=0, atol=1e-12)
-    np.testing.assert_array_equal(np.unique(y[train])[fold.predict(block)],
-                                  fresh.predict(K[np.ix_(test, train)]))
+    for C in (2.0, 0.25, 64.0):
+        n_iter, _ = fold.solve(C, *SOLVE)
+        fresh = _fresh(K, y, train, C)
+        np.testing.assert_array_equal(n_iter, fresh.n_iter_)  # the same solver steps
+        # The fold's rows are class by class; the fresh fit's decision values are too.
+        np.testing.assert_allclose(fold.decision_values(block),
+                                   fresh.decision_function(K[np.ix_(test, train)]),
+                                   rtol=0, atol=1e-12)
+        np.testing.assert_array_equal(np.unique(y[train])[fold.predict(block)],
+                                      fresh.predict(K[np.ix_(test, train)]))
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
