@@ -36,8 +36,9 @@ import scipy.sparse as sp
 from svmx import _libsvm
 from svmx._fitted import csr_rows
 from svmx._shared_gram import GRAM_SHARE_OF_CACHE, gram_bytes, gram_matrix
-from svmx._specs import KERNEL_TYPES, KernelSpec, Problem, SolveSpec
+from svmx._specs import KernelSpec, Problem, SolveSpec
 from svmx._training import NonFiniteSolution, solve_problem
+from svmx._warm_start import seeds_converge
 
 __all__ = ["fold_decisions", "fold_seed", "pair_gram", "placed", "seeded_held_out_decisions",
            "seeds_converge", "take_equally"]
@@ -110,29 +111,6 @@ def fold_seed(alpha: np.ndarray, labels: np.ndarray, bounds: np.ndarray) -> np.n
         bounded = np.flatnonzero(side & (seed > 0.0))
         seed[bounded] = take_equally(seed[bounded], excess - taken)
     return seed
-
-
-def seeds_converge(kernel: KernelSpec) -> bool:
-    """Whether a fold started from a seed ends at the optimum a fold from zero ends at.
-
-    It does when the kernel is positive semi-definite (the fold's dual is convex):
-    linear, RBF, and polynomial with gamma > 0 and coef0 >= 0. The sigmoid kernel
-    is not, nor need a precomputed or callable one be: where the dual is not
-    convex, the start decides which stationary point the solver stops at (with the
-    sigmoid kernel, probabilities 0.06 away from LIBSVM's procedure's), so their
-    folds start from zero.
-
-    Examples
-    --------
-    >>> seeds_converge(KernelSpec.named("rbf")), seeds_converge(KernelSpec.named("sigmoid"))
-    (True, False)
-    >>> seeds_converge(KernelSpec.named("poly", gamma=0.5, coef0=-1.0))
-    False
-    """
-    if kernel.kernel_type in (KERNEL_TYPES["linear"], KERNEL_TYPES["rbf"]):
-        return True
-    return (kernel.kernel_type == KERNEL_TYPES["poly"] and kernel.gamma > 0
-            and kernel.coef0 >= 0)
 
 
 def _stored_entries_per_row(matrix, rows: np.ndarray) -> float:

@@ -21,6 +21,7 @@ come from a fit on the same rows with the same weights and kernel.
 
 from __future__ import annotations
 
+import numbers
 from typing import Any
 
 import numpy as np
@@ -28,8 +29,47 @@ import scipy.sparse as sp
 
 from svmx._layout import ovo_pairs
 from svmx._libsvm import best_scale
+from svmx._specs import KERNEL_TYPES, KernelSpec
 
-__all__ = ["best_scale", "pair_seeds", "regression_seed"]
+__all__ = ["best_scale", "pair_seeds", "regression_seed", "seeds_converge",
+           "warm_starts_apply"]
+
+
+def seeds_converge(kernel: KernelSpec) -> bool:
+    """Whether a solve started from a seed ends at the optimum a solve from zero ends at.
+
+    It does when the kernel is positive semi-definite (the dual is convex): linear,
+    RBF, and polynomial with gamma > 0 and coef0 >= 0. The sigmoid kernel is not, nor
+    need a precomputed or callable one be: where the dual is not convex, the start
+    decides which stationary point the solver stops at (with the sigmoid kernel, Platt
+    probabilities 0.06 away from LIBSVM's procedure's), so their solves start from zero.
+
+    Examples
+    --------
+    >>> seeds_converge(KernelSpec.named("rbf")), seeds_converge(KernelSpec.named("sigmoid"))
+    (True, False)
+    >>> seeds_converge(KernelSpec.named("poly", gamma=0.5, coef0=-1.0))
+    False
+    """
+    if kernel.kernel_type in (KERNEL_TYPES["linear"], KERNEL_TYPES["rbf"]):
+        return True
+    return (kernel.kernel_type == KERNEL_TYPES["poly"] and kernel.gamma > 0
+            and kernel.coef0 >= 0)
+
+
+def warm_starts_apply(max_iter: Any, kernel: KernelSpec) -> bool:
+    """Whether the C values of a search may each start from the last one's solution:
+    `seeds_converge`, and no ``max_iter`` cuts a solve short (a stopped solve's end
+    depends on its start; an unlimited one reaches the same optimum within ``tol``
+    from any start).
+
+    Examples
+    --------
+    >>> rbf = KernelSpec.named("rbf")
+    >>> warm_starts_apply(-1, rbf), warm_starts_apply(100, rbf)
+    (True, False)
+    """
+    return isinstance(max_iter, numbers.Integral) and max_iter < 0 and seeds_converge(kernel)
 
 
 def _dense_coef(model: Any) -> np.ndarray:

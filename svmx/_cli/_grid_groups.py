@@ -27,9 +27,9 @@ import numpy as np
 from svmx import _libsvm
 from svmx._cli._crossval import fit_and_predict_fold
 from svmx._cli._data import libsvm_class_order
-from svmx._platt_folds import seeds_converge
 from svmx._shared_gram import gram_matrix
 from svmx._specs import BYTES_PER_MB
+from svmx._warm_start import warm_starts_apply
 from svmx.model_selection._clone import clone
 from svmx.model_selection._kernel_groups import group_bytes
 
@@ -85,9 +85,10 @@ def gamma_group_predictions(estimator: Any, X: Any, y: np.ndarray, folds: list[t
     increasing = sorted(range(len(c_values)),
                         key=lambda k: -np.inf if c_values[k] is None else c_values[k])
     results: list[list[np.ndarray]] = [[] for _ in c_values]
+    warm = warm_starts_apply(with_gamma.max_iter, kernel)
     for train, test in folds:
-        along_c = _fold_along_c(with_gamma, gram, seeds_converge(kernel), (train, test),
-                                y[train], c_values, increasing)
+        along_c = _fold_along_c(with_gamma, gram, warm, (train, test), y[train], c_values,
+                                increasing)
         if along_c is not None:
             for k, predicted in enumerate(along_c):
                 results[k].append(predicted)
@@ -102,7 +103,7 @@ def gamma_group_predictions(estimator: Any, X: Any, y: np.ndarray, folds: list[t
             model = clone(with_gamma).set_params(**params)
             results[k].append(fit_and_predict_fold(model, K_train, K_test, y_train,
                                                    previous=previous))
-            previous = model if hasattr(model, "support_") else None
+            previous = model if warm and hasattr(model, "support_") else None
     return results
 
 

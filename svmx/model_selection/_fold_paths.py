@@ -25,8 +25,8 @@ from typing import Any
 import numpy as np
 
 from svmx import _libsvm
-from svmx._platt_folds import seeds_converge
 from svmx._validation import validate_sample_weight, validate_targets
+from svmx._warm_start import warm_starts_apply
 from svmx.exceptions import ConvergenceWarning
 
 from ._clone import clone
@@ -131,7 +131,7 @@ def scores_along_c(estimator: Any, gram: np.ndarray, y: Any, split: tuple,
     n_samples = gram.shape[0]
     model = clone(estimator).set_params(**candidates[0])
     pose = _classifier_fold if _estimator_kind(estimator) == "classifier" else _regressor_fold
-    seeded = seeds_converge(kernel)
+    seeded = warm_starts_apply(model.max_iter, kernel)
     weights = fold_params(options.fit_params, n_samples, train).get("sample_weight")
     y_train, y_test = take_rows(y, train), take_rows(y, test)
     fold_model = _FoldModel(gram)

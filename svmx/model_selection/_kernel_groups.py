@@ -21,6 +21,7 @@ task per (candidate, fold).
 
 from __future__ import annotations
 
+import numbers
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -30,6 +31,7 @@ import scipy.sparse as sp
 
 from svmx._shared_gram import gram_matrix
 from svmx._specs import BYTES_PER_MB, KernelSpec
+from svmx._warm_start import warm_starts_apply
 
 from ._clone import clone
 from ._fold_paths import fold_paths_apply, scores_along_c
@@ -102,12 +104,18 @@ def plan_kernel_groups(estimator: Any, candidates: list[dict[str, Any]], X: Any,
             return None
         if params.get("verbose") or group_bytes(X.shape[0]) > params["cache_size"] * BYTES_PER_MB:
             return None
+        if not _is_real(params.get("C", 1.0)):  # its fits fail, as the plain search records
+            return None
         key = tuple(sorted((name, repr(value)) for name, value in candidate.items()
                            if name != "C"))
         keys.setdefault(key, []).append(index)
     return [KernelGroup(sorted(members, key=lambda i: float({**defaults, **candidates[i]}
                                                             .get("C", 1.0))))
             for members in keys.values()]
+
+
+def _is_real(value: Any) -> bool:
+    return isinstance(value, numbers.Real) and not isinstance(value, bool)
 
 
 def fit_kernel_group(estimator: Any, X: Any, y: Any, splits: list, candidates: list[dict],
@@ -149,6 +157,7 @@ def fit_kernel_group(estimator: Any, X: Any, y: Any, splits: list, candidates: l
         y_train = None if y is None else take_rows(y, train)
         y_test = None if y is None else take_rows(y, test)
         weights = fold_params(options.fit_params, n_samples, train).get("sample_weight")
+        warm = warm_starts_apply(clone(estimator).set_params(**candidates[0]).max_iter, kernel)
         previous = None
         for index, candidate in enumerate(candidates):
             model = clone(estimator).set_params(**{**candidate, "kernel": "precomputed"})
@@ -161,5 +170,5 @@ def fit_kernel_group(estimator: Any, X: Any, y: Any, splits: list, candidates: l
                                 n_samples, scorer, options)
             outcome["fit_time"] += share
             outcomes[index].append(outcome)
-            previous = model if outcome["fit_error"] is None else None
+            previous = model if outcome["fit_error"] is None and warm else None
     return outcomes

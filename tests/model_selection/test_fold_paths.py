@@ -257,6 +257,36 @@ def test_a_fold_with_one_class_fails_as_the_plain_search():
     assert np.all(np.isfinite(along_c.cv_results_["split1_test_score"]))
 
 
+@pytest.mark.parametrize("bad_C", [None, "abc"])
+def test_a_c_that_is_no_number_fails_its_candidate_as_in_the_plain_search(bad_C):
+    X, y = _blobs(rows=60)
+    grid = {"C": [1.0, bad_C]}
+    along_c, warned = _warned(GridSearch(SVC(), grid, cv=3, refit=False), X, y)
+    plain, warned_plain = _warned(GridSearch(SVC(), grid, cv=3, refit=False,
+                                             share_kernels=False), X, y)
+    assert "FitFailedWarning" in warned and warned == warned_plain
+    np.testing.assert_array_equal(along_c.cv_results_["mean_test_score"],
+                                  plain.cv_results_["mean_test_score"])
+
+
+@pytest.mark.parametrize("estimator", [SVC(max_iter=40), SVR(max_iter=40)])
+def test_with_max_iter_every_c_starts_from_zero(estimator):
+    # A solve that max_iter stops ends where its start leads: a warm start would move it.
+    # So each C scores as a search over that C alone (the same Gram matrix, no seed).
+    X, y = _blobs(rows=150)
+    if isinstance(estimator, SVR):
+        y = X[:, 0] - X[:, 1] ** 2
+    c_values = [0.1, 1.0, 10.0, 1e6]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        path = GridSearch(estimator, {"C": c_values}, cv=3, refit=False).fit(X, y)
+        alone = [GridSearch(estimator, {"C": [C]}, cv=3, refit=False).fit(X, y)
+                 for C in c_values]
+    np.testing.assert_array_equal(
+        path.cv_results_["mean_test_score"],
+        [search.cv_results_["mean_test_score"][0] for search in alone])
+
+
 def test_a_solve_stopped_at_max_iter_warns():
     X, y = _blobs()
     with pytest.warns(ConvergenceWarning, match="max_iter=3"):
