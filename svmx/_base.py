@@ -38,6 +38,7 @@ __all__ = [
     "NonFiniteSolution",
     "check_kernel_values_finite",
     "variance_of_entries",
+    "warn_stopped_early",
 ]
 
 
@@ -172,6 +173,18 @@ def variance_of_entries(X: Any) -> float:
         return float(np.add.reduce(run))
 
     return _pairwise_total(squared_deviations, 0, size) / size
+
+
+def warn_stopped_early(max_iter: Any, stacklevel: int = 2) -> None:
+    """The ConvergenceWarning of a solve that ``max_iter`` stopped, in scikit-learn's words."""
+    warnings.warn(
+        ConvergenceWarning(
+            # Two spaces after the stop, scikit-learn's words exactly.
+            f"Solver terminated early (max_iter={max_iter}).  Consider "
+            "pre-processing your data with StandardScaler or MinMaxScaler."
+        ),
+        stacklevel=stacklevel + 1,
+    )
 
 
 def _n_rows(X: Any) -> int:
@@ -354,14 +367,7 @@ class BaseLibSVM(BaseEstimator):
 
     def _warn_if_stopped_early(self) -> None:
         if self.fit_status_ != 0:
-            warnings.warn(
-                ConvergenceWarning(
-                    # Two spaces after the stop, scikit-learn's words exactly.
-                    f"Solver terminated early (max_iter={self.max_iter}).  Consider "
-                    "pre-processing your data with StandardScaler or MinMaxScaler."
-                ),
-                stacklevel=4,
-            )
+            warn_stopped_early(self.max_iter, stacklevel=4)
 
     # -- decisions --------------------------------------------------------------------------
     def _check_predict_input(self, X: Any) -> Any:

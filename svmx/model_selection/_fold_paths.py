@@ -19,15 +19,14 @@ optimal solutions within ``tol`` each solve stops at.
 
 from __future__ import annotations
 
-import warnings
 from typing import Any
 
 import numpy as np
 
 from svmx import _libsvm
+from svmx._base import warn_stopped_early
 from svmx._validation import validate_sample_weight, validate_targets
 from svmx._warm_start import warm_starts_apply
-from svmx.exceptions import ConvergenceWarning
 
 from ._clone import clone
 from ._validation import FitOptions, fold_params, score_fit, take_rows
@@ -111,13 +110,6 @@ def _regressor_fold(model: Any, gram: np.ndarray, train: np.ndarray, y_train: An
     return fold, None
 
 
-def _warn_if_stopped_early(stopped_early: bool, max_iter: int) -> None:
-    if stopped_early:
-        warnings.warn(ConvergenceWarning(
-            f"Solver terminated early (max_iter={max_iter}).  Consider pre-processing "
-            "your data with StandardScaler or MinMaxScaler."), stacklevel=3)
-
-
 def scores_along_c(estimator: Any, gram: np.ndarray, y: Any, split: tuple,
                    candidates: list[dict[str, Any]], scorer: Any, kernel: Any,
                    options: FitOptions) -> list[dict[str, Any]]:
@@ -147,7 +139,8 @@ def scores_along_c(estimator: Any, gram: np.ndarray, y: Any, split: tuple,
             solve = model._solve_spec()
             _, stopped_early = fold_model.fold.solve(float(model.C), solve.tol, solve.shrinking,
                                                    solve.max_iter, solve.cache_bytes)
-            _warn_if_stopped_early(stopped_early, solve.max_iter)
+            if stopped_early:
+                warn_stopped_early(solve.max_iter, stacklevel=3)
 
         outcomes.append(score_fit(fold_model, fit, (train, y_train, train),
                                   (test, y_test, test), n_samples, scorer, options))

@@ -205,7 +205,9 @@ class GridSearch(BaseEstimator):
         must fit in the estimator's ``cache_size``, else the search fits each
         candidate from scratch) and solves each fold's C
         values in increasing order, C-SVC and epsilon-SVR warm-started from the
-        previous C (alpha seeding); the optimum, and so the choice, is the same.
+        previous C (alpha seeding) where the kernel is positive semi-definite and
+        no ``max_iter`` is set; the optimum is the same within ``tol``, and so the
+        choice (up to a near tie).
         The scorers then see the test rows' kernel values in place of X, so a
         ``scoring`` callable other than scikit-learn's scorer objects (which may
         read the features itself) keeps one task per candidate and fold. Where the
