@@ -18,6 +18,7 @@ import threading
 
 import numpy as np
 
+from cpython.exc cimport PyErr_Occurred
 from libc.math cimport isfinite
 
 from svmx._engine.gram_rows cimport GramRows
@@ -143,11 +144,19 @@ cdef class SeededProblem:
         if info.status == SOLVE_OUT_OF_MEMORY:
             raise MemoryError("svmx: out of memory while training (try a smaller cache_size)")
         if info.status == SOLVE_INTERRUPTED:
-            raise KeyboardInterrupt
+            raise_pending_interrupt()
         for t in range(n):
             self.alpha[self.order[t]] = self.slot_alpha[t]
         self.objective, self.rho, self.last_C, self.solved = info.obj, info.rho, C, True
         return info
+
+
+cdef int raise_pending_interrupt() except -1:
+    """Re-raise the exception a signal handler left pending during the solve (Ctrl-C's
+    KeyboardInterrupt, or whatever a handler of the caller's raised)."""
+    if PyErr_Occurred() != NULL:
+        return -1
+    raise KeyboardInterrupt
 
 
 cdef Kernel gram_kernel(const double[:, ::1] gram, positions):

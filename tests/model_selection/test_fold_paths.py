@@ -10,6 +10,10 @@
   the per-fit path where the score or the estimator needs a fitted model.
 """
 
+import os
+import signal
+import sys
+import threading
 import warnings
 
 import numpy as np
@@ -291,6 +295,23 @@ def test_a_solve_stopped_at_max_iter_warns():
     X, y = _blobs()
     with pytest.warns(ConvergenceWarning, match="max_iter=3"):
         GridSearch(SVC(max_iter=3), {"C": [1.0, 100.0]}, cv=3, refit=False).fit(X, y)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to this process is POSIX")
+def test_ctrl_c_stops_the_search_from_inside_a_solve():
+    # C = 1e4 on noisy targets takes seconds of SMO per fold: the signal lands in a solve,
+    # and the KeyboardInterrupt the handler left pending leaves the search (no fold
+    # records it as a failed fit).
+    rng = np.random.default_rng(0)
+    X = rng.uniform(-1, 1, size=(300, 3))
+    y = np.sin(3 * X[:, 0]) + X[:, 1] ** 2 + 0.3 * rng.normal(size=300)
+    timer = threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT))
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            GridSearch(SVR(), {"C": [1e4], "gamma": [0.5]}, cv=5, refit=False).fit(X, y)
+    finally:
+        timer.cancel()
 
 
 def test_quiet_where_every_solve_converges():
