@@ -7,30 +7,22 @@ kernel; a fold is then a set of rows of K. `ClassifierFold` holds a fold's
 one-vs-one C-SVC pairs and `RegressorFold` its epsilon-SVR problem, each read from K
 in place through the engine's `GramRows`. ``solve(C, ...)`` runs the SMO engine on
 every problem for one C, started from the last solve's solution scaled into the new
-box (alpha seeding along C, `best_scale`); ``predict(kernel_block)`` gives the
-held-out rows' predictions from their block of K (one matrix product with the dual
-coefficients; LIBSVM's vote for the classifier). No estimator, layout or
+box (alpha seeding along C, `best_scale`); the held-out rows' decision values (or the
+regression's predictions) come from their block of K with one matrix product with the
+dual coefficients (the caller votes, `svmx._layout.vote`). No estimator, layout or
 validation is built per fit: a fold's candidates cost their solves and the kernel
 sums of their predictions.
 """
 
-import threading
-
 import numpy as np
 
-from cpython.exc cimport PyErr_Occurred
 from libc.math cimport isfinite
 
 from svmx._engine.gram_rows cimport GramRows
 from svmx._engine.kernel cimport Kernel
 from svmx._engine.qmatrix cimport QMatrix, SvcQ, SvrQ
-from svmx._engine.solver cimport (
-    SOLVE_INTERRUPTED,
-    SOLVE_OK,
-    SOLVE_OUT_OF_MEMORY,
-    SolutionInfo,
-    Solver,
-)
+from svmx._engine.solver cimport SOLVE_OK, SolutionInfo, Solver
+from svmx._solve_status cimport on_main_thread, raise_for_status
 
 __all__ = ["ClassifierFold", "RegressorFold", "best_scale"]
 
@@ -141,31 +133,15 @@ cdef class SeededProblem:
             solver.solve(<int> n, self.Q, &self.slot_p[0], &self.slot_labels[0],
                          &self.slot_alpha[0], &self.slot_bounds[0], tol, shrinking, max_iter,
                          check_signals, &info, NULL)
-        if info.status == SOLVE_OUT_OF_MEMORY:
-            raise MemoryError("svmx: out of memory while training (try a smaller cache_size)")
-        if info.status == SOLVE_INTERRUPTED:
-            raise_pending_interrupt()
+        raise_for_status(info.status)
         for t in range(n):
             self.alpha[self.order[t]] = self.slot_alpha[t]
         self.objective, self.rho, self.last_C, self.solved = info.obj, info.rho, C, True
         return info
 
 
-cdef int raise_pending_interrupt() except -1:
-    """Re-raise the exception a signal handler left pending during the solve (Ctrl-C's
-    KeyboardInterrupt, or whatever a handler of the caller's raised)."""
-    if PyErr_Occurred() != NULL:
-        return -1
-    raise KeyboardInterrupt
-
-
 cdef Kernel gram_kernel(const double[:, ::1] gram, positions):
     return Kernel(GramRows(gram, positions), PRECOMPUTED_KERNEL, 0, 0.0, 0.0)
-
-
-cdef bint on_main_thread():
-    # Only the main thread receives signals: worker threads need not poll for them.
-    return threading.current_thread() is threading.main_thread()
 
 
 cdef class ClassifierFold:
@@ -196,8 +172,8 @@ cdef class ClassifierFold:
     >>> fold = ClassifierFold(gram, [np.array([0]), np.array([1, 2])],
     ...                       [np.ones(1), np.ones(2)], True)
     >>> n_iter, stopped_early = fold.solve(10.0, 1e-3, True, -1, 1e6)
-    >>> fold.predict(gram[np.ix_([0, 2], fold.training_rows)]).tolist()
-    [0, 1]
+    >>> (fold.decision_values(gram[np.ix_([0, 2], fold.training_rows)]) > 0).ravel().tolist()
+    [True, False]
     """
     cdef const double[:, ::1] gram
     cdef list class_positions, pairs, positions, labels, unit_bounds, problems
@@ -277,36 +253,6 @@ cdef class ClassifierFold:
         kernel values against `training_rows` (shape (m, n_rows)): one matrix product."""
         rho = np.array([(<SeededProblem> problem).rho for problem in self.problems])
         return np.asarray(kernel_block, dtype=np.float64) @ self.dual_coef() - rho
-
-    def predict(self, kernel_block):
-        """The class code LIBSVM's vote gives each sample of `kernel_block` (as
-        `decision_values` takes it): pair (i, j) votes i where its decision value is
-        positive, else j; the most votes win, the lowest code on a tie."""
-        cdef const double[:, ::1] values = np.ascontiguousarray(
-            self.decision_values(kernel_block))
-        cdef Py_ssize_t t, number, c, best
-        votes = np.zeros(len(self.class_positions), dtype=np.intp)
-        cdef Py_ssize_t[::1] count = votes
-        first = np.array([pair[0] for pair in self.pairs], dtype=np.intp)
-        second = np.array([pair[1] for pair in self.pairs], dtype=np.intp)
-        cdef const Py_ssize_t[::1] winner_if_positive = first, winner_otherwise = second
-        codes = np.empty(values.shape[0], dtype=np.intp)
-        cdef Py_ssize_t[::1] out = codes
-        with nogil:
-            for t in range(values.shape[0]):
-                for c in range(count.shape[0]):
-                    count[c] = 0
-                for number in range(values.shape[1]):
-                    if values[t, number] > 0:
-                        count[winner_if_positive[number]] += 1
-                    else:
-                        count[winner_otherwise[number]] += 1
-                best = 0
-                for c in range(1, count.shape[0]):
-                    if count[c] > count[best]:
-                        best = c
-                out[t] = best
-        return codes
 
 
 cdef class RegressorFold:

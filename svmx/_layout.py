@@ -134,12 +134,14 @@ def vote(ovo_values: np.ndarray, n_classes: int) -> np.ndarray:
     """
     if n_classes == 2:  # one pair: the first class wins where its value is > 0 (not NaN)
         return (~(ovo_values[:, 0] > 0)).astype(np.intp)
-    votes = np.zeros((ovo_values.shape[0], n_classes), dtype=np.int64)
-    for p, (i, j) in enumerate(ovo_pairs(n_classes)):
-        first = ovo_values[:, p] > 0
-        votes[:, i] += first
-        votes[:, j] += ~first
-    return np.argmax(votes, axis=1)
+    # Each pair's vote lands in its class through an indicator matrix: one product for
+    # all pairs (the counts are small whole numbers, exact in float64).
+    pairs = np.array(ovo_pairs(n_classes), dtype=np.intp)
+    winner = np.zeros((2, pairs.shape[0], n_classes))
+    winner[0, np.arange(pairs.shape[0]), pairs[:, 0]] = 1.0
+    winner[1, np.arange(pairs.shape[0]), pairs[:, 1]] = 1.0
+    first = (ovo_values > 0).astype(np.float64)
+    return np.argmax(first @ winner[0] + (1.0 - first) @ winner[1], axis=1)
 
 
 def ovr_from_ovo(ovo_values: np.ndarray, n_classes: int) -> np.ndarray:

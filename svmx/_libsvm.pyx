@@ -18,10 +18,7 @@ Status codes from the engine become exceptions (or a `Solution.status`) here,
 after the GIL is taken back.
 """
 
-from cpython.exc cimport PyErr_Occurred
 from libc.math cimport isfinite
-
-import threading
 
 import numpy as np
 import scipy.sparse as sp
@@ -34,15 +31,8 @@ from svmx._engine.openmp cimport openmp_max_threads
 from svmx._engine.qmatrix cimport OneClassQ, QMatrix, SvcQ, SvrQ
 from svmx._engine.gram_rows cimport GramRows, GramRows32
 from svmx._engine.rows cimport CsrRows, DenseRows, DenseRows32, Rows, TiledRows
-from svmx._engine.solver cimport (
-    SOLVE_BLOCK_NOT_RESERVED,
-    SOLVE_INTERRUPTED,
-    SOLVE_OUT_OF_MEMORY,
-    SolutionInfo,
-    Solver,
-    SolverLog,
-    SolverNU,
-)
+from svmx._engine.solver cimport SolutionInfo, Solver, SolverLog, SolverNU
+from svmx._solve_status cimport on_main_thread, raise_for_status
 
 from svmx._engine.libsvm_values import libsvm_decision_values, libsvm_ovo_values
 from svmx._engine.platt import pairwise_coupling as _pairwise_coupling
@@ -192,22 +182,9 @@ cdef Kernel make_kernel(X, rows, kernel, solve):
     return Kernel(data, kernel.kernel_type, kernel.degree, kernel.gamma, kernel.coef0)
 
 
-cdef int raise_pending_interrupt() except -1:
-    """Re-raise the exception a signal handler left pending during the solve."""
-    if PyErr_Occurred() != NULL:
-        return -1
-    raise KeyboardInterrupt
-
-
 cdef Solution solution_of(const SolutionInfo* info, coef, str solver):
     """The engine's solution info as a Solution; failures become exceptions here."""
-    if info.status == SOLVE_OUT_OF_MEMORY:
-        raise MemoryError("svmx: out of memory while training (try a smaller cache_size)")
-    if info.status == SOLVE_INTERRUPTED:
-        raise_pending_interrupt()
-    if info.status == SOLVE_BLOCK_NOT_RESERVED:
-        raise RuntimeError("svmx: the block solver's rows have no room for a block "
-                           "(reserve_block was not called); this is a bug in svmx")
+    raise_for_status(info.status)
     cdef Solution solution = Solution()
     solution.coef = coef
     solution.rho = info.rho
@@ -219,11 +196,6 @@ cdef Solution solution_of(const SolutionInfo* info, coef, str solver):
     solution.status = SOLVED if info.status == 0 else MAX_ITER
     solution.solver = solver
     return solution
-
-
-cdef on_main_thread():
-    # Only the main thread receives signals: worker threads need not poll for them.
-    return threading.current_thread() is threading.main_thread()
 
 
 cdef int engine_threads(int threads):

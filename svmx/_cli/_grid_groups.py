@@ -24,13 +24,13 @@ from typing import Any
 
 import numpy as np
 
-from svmx import _libsvm
 from svmx._cli._crossval import fit_and_predict_fold
 from svmx._cli._data import libsvm_class_order
 from svmx._shared_gram import gram_matrix
 from svmx._specs import BYTES_PER_MB
 from svmx._warm_start import warm_starts_apply
 from svmx.model_selection._clone import clone
+from svmx.model_selection._fold_paths import FoldAlongC
 from svmx.model_selection._kernel_groups import group_bytes
 
 __all__ = ["gamma_group_predictions", "why_not_shared"]
@@ -111,33 +111,20 @@ def _fold_along_c(estimator: Any, gram: np.ndarray, seeded: bool, fold_rows: tup
                   y_train: np.ndarray, c_values: list[float | None],
                   increasing: list[int]) -> list[np.ndarray] | None:
     """One fold's held-out predictions for every C (in ``c_values``' order), solved in
-    the binding in ``increasing`` order; None where that does not serve (a formulation
-    other than C-SVC and epsilon-SVR, a verbose estimator, a fold of one class)."""
+    the binding in ``increasing`` order, the classes in svm-train's order; None where
+    that does not serve (a formulation other than C-SVC and epsilon-SVR, a verbose
+    estimator, a fold of one class)."""
     kind = type(estimator).__name__
     if kind not in ("SVC", "SVR") or estimator.verbose:
         return None
+    order = libsvm_class_order(y_train) if kind == "SVC" else None
+    if order is not None and len(order) < 2:
+        return None
     train, test = fold_rows
-    if kind == "SVC":
-        order = libsvm_class_order(y_train)
-        if len(order) < 2:
-            return None
-        labels = np.asarray(order, dtype=np.float64)
-        by_value = np.argsort(labels)  # labels[by_value] is sorted
-        codes = by_value[np.searchsorted(labels[by_value], y_train)]
-        weights = estimator._compute_class_weight(labels, codes)
-        fold = _libsvm.ClassifierFold(
-            gram, [train[codes == c] for c in range(labels.size)],
-            [np.full(int(np.sum(codes == c)), weights[c]) for c in range(labels.size)], seeded)
-    else:
-        labels = None
-        fold = _libsvm.RegressorFold(gram, train, y_train, np.ones(train.size),
-                                     float(estimator.epsilon), seeded)
-    solve = estimator._solve_spec()
-    block = gram[np.ix_(test, fold.training_rows)]
+    fold = FoldAlongC(gram)
+    fold.pose(estimator, train, y_train, None, seeded, order)
     predictions: list[np.ndarray] = [np.empty(0)] * len(c_values)
     for k in increasing:
-        C = float(estimator.C) if c_values[k] is None else 2.0 ** c_values[k]
-        fold.solve(C, solve.tol, solve.shrinking, solve.max_iter, solve.cache_bytes)
-        predicted = fold.predict(block)
-        predictions[k] = predicted if labels is None else labels[predicted]
+        fold.solve(float(estimator.C) if c_values[k] is None else 2.0 ** c_values[k])
+        predictions[k] = np.asarray(fold.predict(test), dtype=np.float64)
     return predictions

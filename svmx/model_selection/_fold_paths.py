@@ -25,13 +25,14 @@ import numpy as np
 
 from svmx import _libsvm
 from svmx._base import warn_stopped_early
+from svmx._layout import vote
 from svmx._validation import validate_sample_weight, validate_targets
 from svmx._warm_start import warm_starts_apply
 
 from ._clone import clone
 from ._validation import FitOptions, fold_params, score_fit, take_rows
 
-__all__ = ["fold_paths_apply", "scores_along_c"]
+__all__ = ["FoldAlongC", "fold_paths_apply", "scores_along_c"]
 
 
 def _estimator_kind(estimator: Any) -> str | None:
@@ -62,33 +63,77 @@ def fold_paths_apply(estimator: Any, candidates: list[dict[str, Any]],
                for candidate in candidates for name in ("probability", "break_ties"))
 
 
-class _FoldModel:
-    """What a fold's scorer is handed: predictions at rows of the Gram matrix (the
-    fold's test or training rows, each with its kernel block cut once). The fold's
-    first fit poses its problems (`fold` and the `classes` of its codes)."""
+class FoldAlongC:
+    """One fold's problems over the Gram matrix, solved for one C after another; also
+    what the fold's scorer is handed (`predict` at rows of the Gram matrix).
+
+    `pose` sets the problems up as `fit` poses them on the fold's rows (classes, class
+    and sample weights, samples left out, the solve's settings); each `solve` then
+    starts from the last C's solution when `seeded`. ``class_order`` (a permutation of
+    the classes) orders the classes as svm-train does: it orients the pairs and breaks
+    the vote's ties; by default the classes are sorted, as `fit` has them.
+
+    Examples
+    --------
+    >>> from svmx import SVC
+    >>> X = np.array([[0.0], [0.2], [1.8], [2.0]])
+    >>> gram = X @ X.T
+    >>> fold = FoldAlongC(gram)
+    >>> fold.pose(SVC(kernel="linear"), np.array([0, 2, 3]), np.array([5, 7, 7]), None, True)
+    >>> fold.solve(1.0)
+    >>> fold.predict(np.array([1])).tolist()
+    [5]
+    """
 
     def __init__(self, gram: np.ndarray) -> None:
         self.gram = gram
         self.fold: Any = None
         self.classes: np.ndarray | None = None
+        self.spec: Any = None  # the fold's SolveSpec (tol, shrinking, max_iter, cache)
         self.blocks: dict[int, tuple[np.ndarray, np.ndarray]] = {}
 
+    def pose(self, model: Any, train: np.ndarray, y_train: Any, weights: Any, seeded: bool,
+             class_order: Any = None) -> None:
+        weights = validate_sample_weight(weights, train.size)
+        if _estimator_kind(model) == "classifier":
+            self.fold, self.classes = _classifier_fold(model, self.gram, train, y_train,
+                                                       weights, seeded, class_order)
+        else:
+            self.fold = _regressor_fold(model, self.gram, train, y_train, weights, seeded)
+        self.spec = model._solve_spec()
+
+    def solve(self, C: float) -> None:
+        """Solve the fold's problems for C; warn (as `fit` does) where max_iter stopped one."""
+        spec = self.spec
+        _, stopped_early = self.fold.solve(C, spec.tol, spec.shrinking, spec.max_iter,
+                                           spec.cache_bytes)
+        if stopped_early:
+            warn_stopped_early(spec.max_iter, stacklevel=3)
+
     def predict(self, positions: np.ndarray) -> np.ndarray:
+        """Predictions at the rows `positions` of the Gram matrix (each set of rows has its
+        kernel block cut once): LIBSVM's vote, or the regression's values."""
         rows, block = self.blocks.get(id(positions), (None, None))
         if rows is not positions:
             block = self.gram[np.ix_(positions, self.fold.training_rows)]
             self.blocks[id(positions)] = (positions, block)
-        values = self.fold.predict(block)
-        return values if self.classes is None else self.classes[values]
+        if self.classes is None:
+            return self.fold.predict(block)
+        return self.classes[vote(self.fold.decision_values(block), self.classes.size)]
 
 
 def _classifier_fold(model: Any, gram: np.ndarray, train: np.ndarray, y_train: Any,
-                     weights: Any, seeded: bool) -> tuple[Any, np.ndarray]:
+                     weights: np.ndarray, seeded: bool,
+                     class_order: Any) -> tuple[Any, np.ndarray]:
     """The fold's one-vs-one problems as `fit` poses them on its rows (C = 1)."""
     labels = validate_targets(y_train, train.size, classification=True,
                               owner=type(model).__name__)
     classes, codes = model._encode_classes(labels)
-    weights = validate_sample_weight(weights, train.size)
+    if class_order is not None:
+        at = np.searchsorted(classes, np.asarray(class_order))  # classes[at] is class_order
+        rank = np.empty_like(at)
+        rank[at] = np.arange(at.size)
+        classes, codes = classes[at], rank[codes]
     unit_bounds = model._compute_class_weight(classes, codes)[codes] * weights
     keep = weights > 0
     class_rows = [np.flatnonzero((codes == c) & keep) for c in range(classes.size)]
@@ -99,15 +144,13 @@ def _classifier_fold(model: Any, gram: np.ndarray, train: np.ndarray, y_train: A
 
 
 def _regressor_fold(model: Any, gram: np.ndarray, train: np.ndarray, y_train: Any,
-                    weights: Any, seeded: bool) -> tuple[Any, None]:
+                    weights: np.ndarray, seeded: bool) -> Any:
     """The fold's epsilon-SVR problem as `fit` poses it on its rows (C = 1)."""
     targets = validate_targets(y_train, train.size, classification=False,
                                owner=type(model).__name__)
-    weights = validate_sample_weight(weights, train.size)
     rows = np.flatnonzero(weights > 0)
-    fold = _libsvm.RegressorFold(gram, train[rows], targets[rows], weights[rows],
+    return _libsvm.RegressorFold(gram, train[rows], targets[rows], weights[rows],
                                  float(model.epsilon), seeded)
-    return fold, None
 
 
 def scores_along_c(estimator: Any, gram: np.ndarray, y: Any, split: tuple,
@@ -122,26 +165,20 @@ def scores_along_c(estimator: Any, gram: np.ndarray, y: Any, split: tuple,
     train, test = (np.asarray(rows, dtype=np.intp) for rows in split)
     n_samples = gram.shape[0]
     model = clone(estimator).set_params(**candidates[0])
-    pose = _classifier_fold if _estimator_kind(estimator) == "classifier" else _regressor_fold
     seeded = warm_starts_apply(model.max_iter, kernel)
     weights = fold_params(options.fit_params, n_samples, train).get("sample_weight")
     y_train, y_test = take_rows(y, train), take_rows(y, test)
-    fold_model = _FoldModel(gram)
+    fold = FoldAlongC(gram)
     outcomes = []
     for candidate in candidates:
         model.set_params(**candidate)
 
         def fit() -> None:
             model._validate_parameters()
-            if fold_model.fold is None:
-                fold_model.fold, fold_model.classes = pose(model, gram, train, y_train,
-                                                           weights, seeded)
-            solve = model._solve_spec()
-            _, stopped_early = fold_model.fold.solve(float(model.C), solve.tol, solve.shrinking,
-                                                   solve.max_iter, solve.cache_bytes)
-            if stopped_early:
-                warn_stopped_early(solve.max_iter, stacklevel=3)
+            if fold.fold is None:  # the fold's first fit poses it (a failure is recorded)
+                fold.pose(model, train, y_train, weights, seeded)
+            fold.solve(float(model.C))
 
-        outcomes.append(score_fit(fold_model, fit, (train, y_train, train),
-                                  (test, y_test, test), n_samples, scorer, options))
+        outcomes.append(score_fit(fold, fit, (train, y_train, train), (test, y_test, test),
+                                  n_samples, scorer, options))
     return outcomes

@@ -136,10 +136,10 @@ def fit_kernel_group(estimator: Any, X: Any, y: Any, splits: list, candidates: l
     outcomes: list[list[dict[str, Any]]] = [[] for _ in candidates]
     grams: dict[KernelSpec, tuple[np.ndarray, float]] = {}
     n_samples = X.shape[0]
+    first = clone(estimator).set_params(**candidates[0])
     for train, test in splits:
         # The kernel a fit on the fold's rows uses (gamma='scale' from those rows).
-        kernel = clone(estimator).set_params(**candidates[0])._training_kernel(
-            take_rows(X, train))
+        kernel = first._training_kernel(take_rows(X, train))
         if kernel not in grams:
             start = time.perf_counter()
             gram = gram_matrix(X, kernel)
@@ -157,7 +157,7 @@ def fit_kernel_group(estimator: Any, X: Any, y: Any, splits: list, candidates: l
         y_train = None if y is None else take_rows(y, train)
         y_test = None if y is None else take_rows(y, test)
         weights = fold_params(options.fit_params, n_samples, train).get("sample_weight")
-        warm = warm_starts_apply(clone(estimator).set_params(**candidates[0]).max_iter, kernel)
+        warm = warm_starts_apply(first.max_iter, kernel)
         previous = None
         for index, candidate in enumerate(candidates):
             model = clone(estimator).set_params(**{**candidate, "kernel": "precomputed"})

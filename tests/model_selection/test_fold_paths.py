@@ -21,11 +21,13 @@ import pytest
 from conftest import load_shared
 
 from svmx import SVC, SVR, NuSVC
+from svmx._layout import vote
 from svmx._libsvm import ClassifierFold, RegressorFold
 from svmx._shared_gram import gram_matrix
 from svmx._specs import KernelSpec
 from svmx.exceptions import ConvergenceWarning
 from svmx.model_selection import GridSearch, KFold, StratifiedKFold, _kernel_groups
+from svmx.model_selection._fold_paths import FoldAlongC
 
 C_PATH = [2.0 ** e for e in range(-5, 16, 2)]
 SOLVE = (1e-3, True, -1, 200.0 * 2**20)  # tol, shrinking, max_iter, cache bytes
@@ -49,6 +51,12 @@ def _classifier_fold(K, y, train, seeded, weights=None):
     bounds = np.ones(train.size) if weights is None else weights
     return ClassifierFold(K, [train[codes == c] for c in range(classes.size)],
                           [bounds[codes == c] for c in range(classes.size)], seeded)
+
+
+def _vote(fold, block):
+    """LIBSVM's vote over the fold's pair decision values (class codes)."""
+    values = fold.decision_values(block)
+    return vote(values, int(round((1 + np.sqrt(1 + 8 * values.shape[1])) / 2)))
 
 
 def _pair_objectives(fold, K):
@@ -78,7 +86,7 @@ def test_an_unseeded_fold_is_the_fresh_fit_on_its_block_at_every_c():
         np.testing.assert_allclose(fold.decision_values(block),
                                    fresh.decision_function(K[np.ix_(test, train)]),
                                    rtol=0, atol=1e-12)
-        np.testing.assert_array_equal(np.unique(y[train])[fold.predict(block)],
+        np.testing.assert_array_equal(np.unique(y[train])[_vote(fold, block)],
                                       fresh.predict(K[np.ix_(test, train)]))
 
 
@@ -95,7 +103,7 @@ def test_warm_solves_along_c_reach_the_fresh_objective(seed):
         fresh = _fresh(K, y, train, C)
         reference = _pair_objectives(_fresh_as_fold(K, y, train, C), K)
         np.testing.assert_allclose(_pair_objectives(fold, K), reference, rtol=1e-3, atol=1e-3)
-        predicted = np.unique(y[train])[fold.predict(K[np.ix_(test, fold.training_rows)])]
+        predicted = np.unique(y[train])[_vote(fold, K[np.ix_(test, fold.training_rows)])]
         assert np.mean(predicted == fresh.predict(K[np.ix_(test, train)])) >= 0.95
         saved += fresh.n_iter_.sum() - n_iter.sum()
     assert saved > 0  # the seeds save iterations over the path
@@ -105,6 +113,26 @@ def _fresh_as_fold(K, y, train, C):
     fold = _classifier_fold(K, y, train, seeded=False)
     fold.solve(C, *SOLVE)
     return fold
+
+
+def test_a_given_class_order_orients_the_pairs_and_keeps_the_predictions():
+    X, y = _blobs(n_classes=3)
+    K = gram_matrix(X, KernelSpec.named("rbf", gamma=0.3))
+    train, test = _split(y.size)
+    sorted_fold, ordered_fold = FoldAlongC(K), FoldAlongC(K)
+    sorted_fold.pose(SVC(), train, y[train], None, True)
+    ordered_fold.pose(SVC(), train, y[train], None, True, class_order=[21, 1, 11])
+    for fold in (sorted_fold, ordered_fold):
+        fold.solve(4.0)
+    assert ordered_fold.classes.tolist() == [21, 1, 11]
+    # Pair (21, 1) is pair (1, 21) turned over: the decision values change sign (the same
+    # optimum within tol, reached along another path).
+    block = K[np.ix_(test, sorted_fold.fold.training_rows)]
+    sorted_values = sorted_fold.fold.decision_values(block)
+    ordered_values = ordered_fold.fold.decision_values(
+        K[np.ix_(test, ordered_fold.fold.training_rows)])
+    np.testing.assert_allclose(ordered_values[:, 0], -sorted_values[:, 1], rtol=0, atol=5e-3)
+    np.testing.assert_array_equal(ordered_fold.predict(test), sorted_fold.predict(test))
 
 
 def test_class_weights_and_sample_weights_set_the_bounds():
