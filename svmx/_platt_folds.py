@@ -35,7 +35,7 @@ import scipy.sparse as sp
 
 from svmx import _libsvm
 from svmx._fitted import csr_rows
-from svmx._shared_gram import GRAM_SHARE_OF_CACHE, gram_bytes, gram_matrix
+from svmx._shared_gram import GRAM_SHARE_OF_CACHE, gram_bytes, gram_matrix, kernel_values_dear
 from svmx._specs import KernelSpec, Problem, SolveSpec
 from svmx._training import NonFiniteSolution, solve_problem
 from svmx._warm_start import seeds_converge
@@ -43,14 +43,6 @@ from svmx._warm_start import seeds_converge
 __all__ = ["fold_decisions", "fold_seed", "pair_gram", "placed", "seeded_held_out_decisions",
            "seeds_converge", "take_equally"]
 
-# A pair's Gram matrix pays for itself when its rows store at least this many
-# entries (kernel values cost one sparse or dense dot product each). Measured per
-# pair, best of 3 on Sapphire Rapids (Gram once / time it saves each fold):
-# dna.scale, sparse 45 per row, 1,300 rows: 10 ms / 13 ms; dense 36 features,
-# 1,330 rows: 13 ms / 0.9 ms; pendigits, dense 16: 13 ms / 0.4 ms; svmguide1,
-# dense 4: 35 ms / 2 ms. Sparse dot products cost several times dense ones.
-PAIR_GRAM_MIN_SPARSE_ENTRIES = 20
-PAIR_GRAM_MIN_DENSE_FEATURES = 100
 # Pairs with fewer rows than this train their folds one after another: a fold
 # then takes less time than handing it to a thread.
 FOLD_THREADS_MIN_ROWS = 1_000
@@ -113,18 +105,11 @@ def fold_seed(alpha: np.ndarray, labels: np.ndarray, bounds: np.ndarray) -> np.n
     return seed
 
 
-def _stored_entries_per_row(matrix, rows: np.ndarray) -> float:
-    """Mean stored entries of ``rows`` of a dense or CSR matrix."""
-    if sp.issparse(matrix):
-        return float(np.diff(matrix.indptr)[rows].mean()) if rows.size else 0.0
-    return float(matrix.shape[1])
-
-
 def pair_gram(matrix, rows: np.ndarray, kernel: KernelSpec,
               cache_bytes: float) -> np.ndarray | None:
     """The float32 Gram matrix over a pair's rows, or None where it does not pay.
 
-    It is computed when kernel values are dear (see ``PAIR_GRAM_MIN_*``) and it
+    It is computed when kernel values are dear (`kernel_values_dear`) and it
     fits in ``GRAM_SHARE_OF_CACHE`` of the pair's cache budget; the values are
     those a kernel cache holds (float64, stored as float32).
 
@@ -139,8 +124,7 @@ def pair_gram(matrix, rows: np.ndarray, kernel: KernelSpec,
     """
     if kernel.is_precomputed or gram_bytes(rows.size) > GRAM_SHARE_OF_CACHE * cache_bytes:
         return None
-    least = PAIR_GRAM_MIN_SPARSE_ENTRIES if sp.issparse(matrix) else PAIR_GRAM_MIN_DENSE_FEATURES
-    if _stored_entries_per_row(matrix, rows) < least:
+    if not kernel_values_dear(matrix, rows):
         return None
     return gram_matrix(matrix[rows], kernel, np.float32)
 

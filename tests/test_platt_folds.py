@@ -15,7 +15,7 @@ import pytest
 from conftest import load_shared, shared_subset
 
 import svmx
-import svmx._platt_folds as platt_folds
+import svmx._shared_gram as shared_gram
 from svmx._platt_folds import fold_seed, pair_gram, seeded_held_out_decisions, take_equally
 from svmx._probability import _held_out_decisions, fold_plan
 from svmx._specs import BYTES_PER_MB, KernelSpec, Problem, SolveSpec
@@ -99,7 +99,7 @@ def test_the_gram_path_gives_the_kernel_paths_values(monkeypatch):
     assert pair_gram(X, rows, kernel, SOLVE.cache_bytes) is not None  # 180 dense features
     plan = fold_plan(np.random.default_rng(1).permutation(rows.size), problem.y)
     via_gram = seeded_held_out_decisions(X, rows, problem, kernel, SOLVE, plan, None)
-    monkeypatch.setattr(platt_folds, "PAIR_GRAM_MIN_DENSE_FEATURES", 10**9)
+    monkeypatch.setattr(shared_gram, "FOLD_GRAM_MIN_DENSE_FEATURES", 10**9)
     assert pair_gram(X, rows, kernel, SOLVE.cache_bytes) is None
     via_kernel = seeded_held_out_decisions(X, rows, problem, kernel, SOLVE, plan, None)
     # The Gram matrix holds float32 values, as the kernel cache does.

@@ -10,9 +10,9 @@ including a dask cluster, can run it.
 """
 
 from ._clone import clone
+from ._cross_validation import cross_validate
 from ._search import GridSearch, GridSearchCV, expand_grid, libsvm_grid
 from ._split import KFold, StratifiedKFold, check_cv
-from ._validation import cross_validate
 
 __all__ = [
     "GridSearch",

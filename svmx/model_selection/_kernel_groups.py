@@ -29,15 +29,19 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
-from svmx._shared_gram import gram_matrix
-from svmx._specs import BYTES_PER_MB, KernelSpec
+from svmx._shared_gram import gram_matrix, kernel_values_dear
+from svmx._specs import BYTES_PER_MB, KERNEL_TYPES, KernelSpec
 from svmx._warm_start import warm_starts_apply
 
 from ._clone import clone
 from ._fold_paths import fold_paths_apply, scores_along_c
+from ._parallel import effective_jobs
+from ._scoring import reads_only_predictions
+from ._split import Split
 from ._validation import FitOptions, fold_params, score_fit, take_rows
 
-__all__ = ["KernelGroup", "fit_kernel_group", "group_bytes", "plan_kernel_groups"]
+__all__ = ["KernelGroup", "fit_kernel_group", "group_bytes", "plan_kernel_groups",
+           "plan_shared_folds"]
 
 SHARED_KERNELS = ("linear", "poly", "rbf", "sigmoid")
 
@@ -114,6 +118,53 @@ def plan_kernel_groups(estimator: Any, candidates: list[dict[str, Any]], X: Any,
             for members in keys.values()]
 
 
+def plan_shared_folds(estimator: Any, X: Any, splits: list[Split], scoring: Any,
+                      fit_params: dict[str, Any], options: FitOptions,
+                      n_jobs: int | None) -> list[list[Split]] | None:
+    """A cross-validation's folds in runs that each share one Gram matrix, or None.
+
+    `cross_validate` shares kernel values across its folds (one `fit_kernel_group`
+    task per run of folds, as many runs as joblib has workers) when the grid
+    search's grouping applies to the estimator alone (`plan_kernel_groups`), the
+    score reads X only through the estimator, no fitted estimators are asked
+    back (they would be fitted on kernel matrices), every fold trains with the same
+    kernel (not ``gamma='scale'``, which each fold takes from its own rows, except
+    for the linear kernel, which has no gamma) and kernel values are dear enough
+    that one Gram matrix beats each fold's own kernel columns (`kernel_values_dear`).
+
+    Examples
+    --------
+    >>> from svmx import SVC
+    >>> splits = [(np.arange(2, 6), np.arange(2)), (np.arange(4), np.arange(4, 6))]
+    >>> runs = plan_shared_folds(SVC(gamma=0.1), np.ones((6, 128)), splits, None, {},
+    ...                          FitOptions(), n_jobs=None)
+    >>> [len(run) for run in runs]
+    [2]
+    >>> plan_shared_folds(SVC(), np.ones((6, 128)), splits, None, {}, FitOptions(),
+    ...                   n_jobs=None) is None  # gamma='scale'
+    True
+    """
+    if options.return_estimator or not reads_only_predictions(scoring):
+        return None
+    if plan_kernel_groups(estimator, [{}], X, fit_params) is None or not kernel_values_dear(X):
+        return None
+    params = estimator.get_params(deep=False)
+    if params["kernel"] != "linear" and isinstance(params.get("gamma"), str) \
+            and params["gamma"] == "scale":
+        return None
+    n_runs = min(len(splits), effective_jobs(n_jobs))
+    bounds = np.linspace(0, len(splits), n_runs + 1).round().astype(int)
+    return [splits[start:end] for start, end in zip(bounds[:-1], bounds[1:], strict=True)]
+
+
+def _gram_key(kernel: KernelSpec) -> KernelSpec:
+    """`kernel` with the parameters its values do not depend on set to their defaults
+    (the linear kernel's values ignore gamma, which ``'scale'`` sets per fold)."""
+    if kernel.kernel_type == KERNEL_TYPES["linear"]:
+        return KernelSpec(kernel.kernel_type)
+    return kernel
+
+
 def _is_real(value: Any) -> bool:
     return isinstance(value, numbers.Real) and not isinstance(value, bool)
 
@@ -140,11 +191,12 @@ def fit_kernel_group(estimator: Any, X: Any, y: Any, splits: list, candidates: l
     for train, test in splits:
         # The kernel a fit on the fold's rows uses (gamma='scale' from those rows).
         kernel = first._training_kernel(take_rows(X, train))
-        if kernel not in grams:
+        key = _gram_key(kernel)
+        if key not in grams:
             start = time.perf_counter()
             gram = gram_matrix(X, kernel)
-            grams[kernel] = (gram, time.perf_counter() - start)
-        gram, gram_seconds = grams[kernel]
+            grams[key] = (gram, time.perf_counter() - start)
+        gram, gram_seconds = grams[key]
         share = gram_seconds / (len(candidates) * len(splits))
         if along_c:
             fold = scores_along_c(estimator, gram, y, (train, test), candidates,

@@ -32,6 +32,20 @@ def check_n_jobs(n_jobs: object) -> int | None:
     return int(n_jobs)
 
 
+def effective_jobs(n_jobs: int | None) -> int:
+    """The workers ``n_jobs`` stands for: joblib's count under the active backend
+    (``n_jobs=None`` is 1 unless a backend says otherwise), 1 without joblib.
+
+    Examples
+    --------
+    >>> effective_jobs(1)
+    1
+    """
+    if joblib is None:
+        return 1
+    return max(1, int(joblib.effective_n_jobs(n_jobs)))
+
+
 def parallel_map(
     function: Callable[..., Any],
     tasks: Sequence[tuple[Any, ...]],

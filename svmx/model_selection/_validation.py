@@ -1,4 +1,4 @@
-"""Cross-validation: fit on each training fold, score on its validation fold (scikit-learn's)."""
+"""What cross-validation and the grid search share: the folds, one fit and its scores."""
 
 from __future__ import annotations
 
@@ -10,18 +10,16 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 import scipy.sparse as sp
 
-from svmx._progress import ProgressBar
 from svmx.exceptions import FitFailedWarning
 
 from ._clone import clone, is_classifier
-from ._parallel import check_n_jobs, parallel_map
+from ._parallel import check_n_jobs
 from ._scoring import Scorer, accepts_sample_weight, check_scoring
 from ._split import Split, check_cv, n_rows
 
-__all__ = ["cross_validate"]
+__all__ = ["FitOptions", "fit_and_score", "prepare_folds", "score_fit"]
 
 
 def check_data(X: Any, y: Any) -> tuple[Any, Any]:
@@ -222,105 +220,3 @@ def score_columns(outcomes: list[dict[str, Any]], key: str) -> dict[str, np.ndar
     if isinstance(first, dict):
         return {name: np.array([outcome[key][name] for outcome in outcomes]) for name in first}
     return {"score": np.array([outcome[key] for outcome in outcomes])}
-
-
-def cross_validate(
-    estimator: Any,
-    X: npt.ArrayLike | sp.spmatrix,
-    y: npt.ArrayLike | None = None,
-    *,
-    groups: npt.ArrayLike | None = None,
-    scoring: Any = None,
-    cv: Any = None,
-    n_jobs: int | None = None,
-    verbose: int | bool = 0,
-    params: dict[str, Any] | None = None,
-    pre_dispatch: int | str = "2*n_jobs",
-    return_train_score: bool = False,
-    return_estimator: bool = False,
-    return_indices: bool = False,
-    error_score: Any = np.nan,
-) -> dict[str, Any]:
-    """Score an estimator on each fold of a cross-validation, as scikit-learn's function.
-
-    Same signature, defaults and return value as ``sklearn.model_selection.cross_validate``:
-    a fresh copy of ``estimator`` is fitted on each ``X[train]`` and scored on ``X[test]``,
-    as joblib tasks (``n_jobs`` and any ``joblib.parallel_backend`` apply).
-
-    Parameters
-    ----------
-    estimator : object
-        Any svmx or scikit-learn-protocol estimator (``get_params``, ``set_params``, ``fit``).
-    X : array-like or sparse matrix of shape (n_samples, n_features)
-    y : array-like of shape (n_samples,), optional
-    groups : array-like of shape (n_samples,), optional
-        Passed to the splitter's ``split``.
-    scoring : None, str, callable, list, tuple or dict, default=None
-        None uses ``estimator.score``; a string names a scorer (scikit-learn's names
-        when it is installed, else those of ``svmx.model_selection._scoring.SCORERS``);
-        a callable is called as ``scoring(estimator, X_test, y_test)``; a list or
-        dict of them scores several metrics.
-    cv : None, int, splitter or iterable of (train, test), default=None
-        None means 5 folds; an int gives :class:`StratifiedKFold` for classifiers,
-        :class:`KFold` otherwise.
-    n_jobs : int, optional
-        Parallel jobs; None means 1 unless a joblib backend says otherwise, -1 all cores.
-    verbose : int or bool, default=0
-        Draw a progress bar on standard error when true.
-    params : dict, optional
-        Passed to ``estimator.fit``, per-sample values (``sample_weight``) cut to the fold.
-    pre_dispatch : int or str, default="2*n_jobs"
-    return_train_score, return_estimator, return_indices : bool, default=False
-        Also score each copy on its training fold; return the fitted copies; the folds.
-    error_score : 'raise' or float, default=np.nan
-        The score of a fold whose fit raised (with a FitFailedWarning), or 'raise'.
-
-    Returns
-    -------
-    dict of arrays
-        ``fit_time``, ``score_time``, ``test_score`` (``test_<name>`` for several
-        metrics), ``train_score`` / ``train_<name>`` with ``return_train_score``,
-        ``estimator`` (a list) with ``return_estimator``, ``indices`` (a dict of
-        ``train`` and ``test`` lists) with ``return_indices``.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from svmx import SVC
-    >>> X = np.array([[0.0], [0.2], [1.0], [1.2], [0.1], [1.1]])
-    >>> y = np.array([0, 0, 1, 1, 0, 1])
-    >>> result = cross_validate(SVC(kernel="linear"), X, y, cv=3)
-    >>> sorted(result)
-    ['fit_time', 'score_time', 'test_score']
-    >>> result["test_score"].tolist()
-    [1.0, 1.0, 1.0]
-    """
-    error_score = check_error_score(error_score)
-    X, y, scorer, n_jobs, splits = prepare_folds(estimator, X, y, cv, scoring, n_jobs, groups)
-    options = FitOptions(params, error_score, bool(return_train_score), bool(return_estimator))
-    tasks = [(estimator, X, y, train, test, scorer, {}, options) for train, test in splits]
-    with ProgressBar(len(tasks), "cross_validate", enabled=bool(verbose)) as progress:
-        outcomes = parallel_map(fit_and_score, tasks, n_jobs, progress, pre_dispatch)
-    warn_failed_fits(outcomes, error_score)
-    return _assemble(outcomes, splits, bool(return_train_score), bool(return_estimator),
-                     bool(return_indices))
-
-
-def _assemble(outcomes: list[dict[str, Any]], splits: list[Split], return_train_score: bool,
-              return_estimator: bool, return_indices: bool) -> dict[str, Any]:
-    """scikit-learn's ``cross_validate`` dict, keys in its order."""
-    result: dict[str, Any] = {
-        "fit_time": np.array([outcome["fit_time"] for outcome in outcomes]),
-        "score_time": np.array([outcome["score_time"] for outcome in outcomes]),
-    }
-    if return_estimator:
-        result["estimator"] = [outcome["estimator"] for outcome in outcomes]
-    if return_indices:
-        result["indices"] = {"train": [train for train, _ in splits],
-                             "test": [test for _, test in splits]}
-    train_scores = score_columns(outcomes, "train_scores") if return_train_score else {}
-    for name, scores in score_columns(outcomes, "test_scores").items():
-        result[f"test_{name}"] = scores
-        if return_train_score:
-            result[f"train_{name}"] = train_scores[name]
-    return result

@@ -44,3 +44,21 @@ def test_cross_validate_on_dask_matches_one_job(dask_client):
     with joblib.parallel_backend("dask"):
         remote = cross_validate(SVC(), X, y, cv=5)
     np.testing.assert_array_equal(remote["test_score"], local["test_score"])
+
+
+def test_cross_validate_sharing_kernels_on_dask_matches_one_job(dask_client):
+    import svmx
+    from svmx.model_selection._kernel_groups import plan_shared_folds
+    from svmx.model_selection._validation import FitOptions
+
+    rng = np.random.default_rng(0)
+    y = np.arange(120) % 3
+    X = rng.normal(scale=0.15, size=(3, 110))[y] + rng.normal(size=(120, 110))
+    estimator = svmx.SVC(gamma=0.01)
+    local = cross_validate(estimator, X, y, cv=5, n_jobs=1)
+    with joblib.parallel_backend("dask"):
+        runs = plan_shared_folds(estimator, X, [(np.arange(2), np.arange(2))] * 5, None, {},
+                                 FitOptions(), None)
+        remote = cross_validate(estimator, X, y, cv=5)
+    assert len(runs) == 2  # one run of folds per dask worker, each sharing a Gram matrix
+    np.testing.assert_array_equal(remote["test_score"], local["test_score"])
