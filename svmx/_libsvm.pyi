@@ -18,6 +18,13 @@ MAX_ITER: int
 NO_MARGIN: int
 MIN_PROB: float
 
+class LazyGram:
+    n_samples: int
+    rows_computed: int
+    def values_at(self, rows: ArrayLike, columns: ArrayLike) -> NDArray[np.float64]: ...
+
+def lazy_gram(X: Any, rows: ArrayLike, kernel: KernelSpec, solver: str = ...) -> LazyGram: ...
+
 class Solution:
     @property
     def coef(self) -> NDArray[np.float64]: ...

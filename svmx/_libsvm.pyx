@@ -29,7 +29,7 @@ from svmx._engine.kernel cimport Kernel
 from svmx._engine.kernel_map cimport KernelParams, kernel_params_of
 from svmx._engine.openmp cimport openmp_max_threads
 from svmx._engine.qmatrix cimport OneClassQ, QMatrix, SvcQ, SvrQ
-from svmx._engine.gram_rows cimport GramRows, GramRows32
+from svmx._engine.gram_rows cimport GramRows, GramRows32, LazyGram, LazyGramRows
 from svmx._engine.rows cimport CsrRows, DenseRows, DenseRows32, Rows, TiledRows
 from svmx._engine.solver cimport SolutionInfo, Solver, SolverLog, SolverNU
 from svmx._solve_status cimport on_main_thread, raise_for_status
@@ -64,6 +64,7 @@ __all__ = [
     "dense_if_dense_enough",
     "engine_serves",
     "kernel_matrix",
+    "lazy_gram",
     "libsvm_decision_values",
     "libsvm_ovo_values",
     "pairwise_coupling",
@@ -170,6 +171,9 @@ cdef Kernel make_kernel(X, rows, kernel, solve):
     take LIBSVM's sparse sums; otherwise dense enough sparse rows become dense.
     """
     rows = np.asarray(rows, dtype=np.intp)
+    if kernel.is_precomputed and isinstance(X, LazyGram):
+        return Kernel(LazyGramRows(X, rows), kernel.kernel_type, kernel.degree, kernel.gamma,
+                      kernel.coef0)
     if kernel.is_precomputed:
         # The Gram matrix is read in place (the pairs' float32 one, or the user's).
         X = np.asarray(X)
@@ -180,6 +184,27 @@ cdef Kernel make_kernel(X, rows, kernel, solve):
     else:
         data = gather_rows(X, rows, solve.solver)
     return Kernel(data, kernel.kernel_type, kernel.degree, kernel.gamma, kernel.coef0)
+
+
+def lazy_gram(X, rows, kernel, str solver="auto"):
+    """K over the rows `rows` of X, each row computed the first time a solve reads it.
+
+    Problems over subsets of those rows train on it (`train_one` with
+    ``kernel.as_gram()`` and their positions among `rows`): a kernel row one of them
+    computed serves the others. ``values_at(rows, columns)`` reads a block. The values
+    are a kernel cache's for the rows `train_one` gathers under `solver`.
+
+    Examples
+    --------
+    >>> from svmx._specs import KernelSpec
+    >>> gram = lazy_gram(np.eye(4), [1, 2], KernelSpec.named("linear"))
+    >>> gram.values_at([0, 1], [0, 1]).tolist(), gram.n_samples
+    ([[1.0, 0.0], [0.0, 1.0]], 2)
+    """
+    if kernel.is_precomputed:
+        raise ValueError("lazy_gram: the kernel must be a built-in kernel, not 'precomputed'")
+    data = gather_rows(X, np.asarray(rows, dtype=np.intp), solver)
+    return LazyGram(Kernel(data, kernel.kernel_type, kernel.degree, kernel.gamma, kernel.coef0))
 
 
 cdef Solution solution_of(const SolutionInfo* info, coef, str solver):

@@ -15,6 +15,7 @@ import pytest
 from conftest import load_shared, shared_subset
 
 import svmx
+import svmx._platt_folds as platt_folds
 import svmx._shared_gram as shared_gram
 from svmx._platt_folds import fold_seed, pair_gram, seeded_held_out_decisions, take_equally
 from svmx._probability import _held_out_decisions, fold_plan
@@ -179,3 +180,20 @@ def test_verbose_output_keeps_libsvms_order(capfd):
     assert sum(line.startswith("Total nSV") for line in lines) == 6
     assert sum("optimization finished" in line for line in lines) == 6
     assert lines[-2].startswith(f"nSV = {model.support_.size},")
+
+
+@pytest.mark.parametrize("name", ["pendigits", "svmguide1"])
+def test_the_lazy_gram_path_gives_the_kernel_paths_values(monkeypatch, name):
+    """pendigits (16 features) shares one lazily computed Gram matrix between its folds,
+    svmguide1 (4) does not; where it does, the folds' solutions are the per-fold ones
+    and the held-out decision values differ only by the float32 kernel values."""
+    X, rows, problem, kernel = _pair(name)
+    shares = platt_folds.lazy_gram_fits(X, rows, kernel, SOLVE.cache_bytes)
+    assert shares == (name == "pendigits")
+    plan = fold_plan(np.random.default_rng(1).permutation(rows.size), problem.y)
+    pair = solve_problem(X, rows, problem, kernel, SOLVE)
+    seed = np.abs(pair.coef)
+    via_lazy = seeded_held_out_decisions(X, rows, problem, kernel, SOLVE, plan, seed)
+    monkeypatch.setattr(platt_folds, "lazy_gram_fits", lambda *args: False)
+    via_kernel = seeded_held_out_decisions(X, rows, problem, kernel, SOLVE, plan, seed)
+    np.testing.assert_allclose(via_lazy, via_kernel, rtol=0, atol=1e-5 if shares else 0)
