@@ -84,9 +84,10 @@ cdef double SCATTER_COST = 5.0
 # Fewer kernel values than this are computed in the calling thread alone: waking
 # OpenMP threads, or waiting for a busy core, would cost more than they save. Measured
 # on 2 cores (Zen 4), heart_scale's 270 rows x 132 vectors (35,640 values) take 126 us
-# on one thread and 79 us on two, back to back (AVX2 path: 128 / 92 us); after a 10 ms
-# pause 214 / 223 us, the pause's cold caches outweighing either.
-cdef Py_ssize_t MIN_THREADED_KERNEL_VALUES = 1 << 15
+# on one thread and 79 us on two, back to back; but with the other core busy and a
+# 10 ms pause between calls, 354 us against 5.9 ms (median): the sleeping worker waits
+# a scheduler time slice for its core. Below this size that risk outweighs the gain.
+cdef Py_ssize_t MIN_THREADED_KERNEL_VALUES = 1 << 17
 # With several threads, chunks of at most this share of a thread's rows, so that a few
 # rows (a hundred) still split evenly.
 cdef Py_ssize_t CHUNKS_PER_THREAD = 2
