@@ -17,6 +17,7 @@ sums of their predictions.
 import numpy as np
 
 from libc.math cimport isfinite
+from scipy.linalg.cython_blas cimport dgemm
 
 from svmx._engine.gram_rows cimport GramRows
 from svmx._engine.kernel cimport Kernel
@@ -144,6 +145,11 @@ cdef Kernel gram_kernel(const double[:, ::1] gram, positions):
     return Kernel(GramRows(gram, positions), PRECOMPUTED_KERNEL, 0, 0.0, 0.0)
 
 
+cdef inline Py_ssize_t pair_number(Py_ssize_t i, Py_ssize_t j, Py_ssize_t k) noexcept:
+    """The position of pair (i, j), i < j, among k classes' pairs (0, 1), (0, 2), ..."""
+    return i * k - i * (i + 1) // 2 + (j - i - 1)
+
+
 cdef class ClassifierFold:
     """The one-vs-one C-SVC problems of one fold, over a shared Gram matrix.
 
@@ -250,9 +256,72 @@ cdef class ClassifierFold:
 
     def decision_values(self, kernel_block):
         """Each pair's decision value at m samples, of shape (m, n_pairs), from their
-        kernel values against `training_rows` (shape (m, n_rows)): one matrix product."""
-        rho = np.array([(<SeededProblem> problem).rho for problem in self.problems])
-        return np.asarray(kernel_block, dtype=np.float64) @ self.dual_coef() - rho
+        kernel values against `training_rows` (shape (m, n_rows)).
+
+        Class by class, in LIBSVM's layout: the block's columns of class c times the
+        (n_c, k - 1) coefficients of its rows in the pairs it is in (one DGEMM per
+        class, k - 1 columns each, where one product with `dual_coef` would multiply
+        zeros in all but 2 of its k row groups).
+        """
+        cdef const double[:, ::1] block = np.ascontiguousarray(kernel_block,
+                                                               dtype=np.float64)
+        cdef Py_ssize_t k = len(self.class_positions), m = block.shape[0]
+        cdef Py_ssize_t n_rows = block.shape[1], c, d, r, q, number, start = 0, n_c
+        cdef double[:, ::1] values = np.empty((m, len(self.pairs)), dtype=np.float64)
+        cdef double[:, ::1] weights, products
+        cdef int m_int = <int> m, ld = <int> n_rows, width = <int> max(k - 1, 1), n_int
+        cdef double one = 1.0, zero = 0.0
+        cdef char no = b"N"
+        if n_rows != sum(len(rows) for rows in self.class_positions):
+            raise ValueError(f"kernel_block must have one column per training row "
+                             f"({sum(len(rows) for rows in self.class_positions)}); "
+                             f"got {n_rows}")
+        for number in range(len(self.pairs)):
+            if self.problems[number] is None:
+                raise RuntimeError("ClassifierFold.solve has not run")
+            for r in range(m):
+                values[r, number] = -(<SeededProblem> self.problems[number]).rho
+        if m == 0:
+            return np.asarray(values)
+        products = np.empty((m, width), dtype=np.float64)
+        for c in range(k):
+            n_c = len(self.class_positions[c])
+            if n_c == 0:
+                continue
+            weights = self.class_weights(c)
+            n_int = <int> n_c
+            # products (m x width, row-major) = block[:, start:start + n_c] @ weights,
+            # as column-major BLAS sees it: products^T = weights^T block[:, ...]^T.
+            dgemm(&no, &no, &width, &m_int, &n_int, &one, &weights[0, 0], &width,
+                  &block[0, start], &ld, &zero, &products[0, 0], &width)
+            for d in range(k):
+                if d == c:
+                    continue
+                q = d if d < c else d - 1
+                number = pair_number(min(c, d), max(c, d), k)
+                for r in range(m):
+                    values[r, number] += products[r, q]
+            start += n_c
+        return np.asarray(values)
+
+    cdef double[:, ::1] class_weights(self, Py_ssize_t c):
+        """y alpha of class c's rows (in `class_positions` order) in the pair with each
+        other class d, at column d (d < c) or d - 1: LIBSVM's dual_coef layout."""
+        cdef Py_ssize_t k = len(self.class_positions), d, q, t, number, n_c
+        cdef SeededProblem problem
+        n_c = len(self.class_positions[c])
+        cdef double[:, ::1] weights = np.zeros((n_c, max(k - 1, 1)), dtype=np.float64)
+        for d in range(k):
+            if d == c:
+                continue
+            q = d if d < c else d - 1
+            number = pair_number(min(c, d), max(c, d), k)
+            problem = self.problems[number]
+            # Pair (i, j) holds class i's rows first: class c's start at 0 or n_i.
+            first = 0 if c < d else len(self.class_positions[d])
+            for t in range(n_c):
+                weights[t, q] = problem.labels[first + t] * problem.alpha[first + t]
+        return weights
 
 
 cdef class RegressorFold:
