@@ -361,3 +361,18 @@ def test_real_data_search_along_c_picks_the_plain_searchs_candidate(name, rows):
     np.testing.assert_allclose(along_c.cv_results_["mean_test_score"],
                                plain.cv_results_["mean_test_score"], rtol=0, atol=0.01)
     assert along_c.best_params_ == plain.best_params_
+
+
+def test_decision_values_take_one_kernel_column_per_training_row():
+    X, y = _blobs()
+    K = gram_matrix(X, KernelSpec.named("rbf", gamma=0.2))
+    train, test = _split(len(y))
+    fold = _classifier_fold(K, y, train, seeded=True)
+    fold.solve(1.0, *SOLVE)
+    block = K[np.ix_(test, fold.training_rows)]
+    rho = -fold.decision_values(np.zeros((1, train.size)))[0]  # each pair's offset
+    expected = block @ fold.dual_coef() - rho  # one product with the (rows, pairs) matrix
+    np.testing.assert_allclose(fold.decision_values(block), expected, rtol=0, atol=1e-12)
+    assert fold.decision_values(block[:0]).shape == (0, 3)
+    with pytest.raises(ValueError, match="one column per training row"):
+        fold.decision_values(block[:, 1:])
