@@ -41,7 +41,7 @@ import scipy.sparse as sp
 from svmx import _libsvm
 from svmx._fitted import csr_rows
 from svmx._shared_gram import GRAM_SHARE_OF_CACHE, gram_bytes, gram_matrix, kernel_values_dear
-from svmx._specs import KernelSpec, Problem, SolveSpec
+from svmx._specs import BYTES_PER_MB, KernelSpec, Problem, SolveSpec
 from svmx._training import NonFiniteSolution, solve_problem
 from svmx._warm_start import seeds_converge
 
@@ -240,6 +240,7 @@ def seeded_held_out_decisions(
     of a fold with no finite solution get NaN.
     """
     gram = pair_gram(matrix, rows, kernel, solve.cache_bytes)
+    shares_gram = True
     if gram is not None:
         matrix, rows, kernel = gram, np.arange(rows.size), kernel.as_gram()
     elif lazy_gram_fits(matrix, rows, kernel, solve.cache_bytes):
@@ -247,14 +248,20 @@ def seeded_held_out_decisions(
         # seed's support vectors first of all) serves the others and the decisions.
         matrix = _libsvm.lazy_gram(matrix, rows, kernel, solve.solver)
         rows, kernel = np.arange(rows.size), kernel.as_gram()
-    elif sp.issparse(matrix) and _libsvm.smo_trains_dense_rows(matrix, solve.solver):
-        # The folds would each gather their rows dense (SMO's rows for such matrices):
-        # the pair's rows once serve all five, and their held-out decision values.
-        matrix, rows = matrix[rows].toarray(), np.arange(rows.size)
+    else:
+        shares_gram = False
+        if sp.issparse(matrix) and _libsvm.smo_trains_dense_rows(matrix, solve.solver):
+            # The folds would each gather their rows dense (SMO's rows for such matrices):
+            # the pair's rows once serve all five, and their held-out decision values.
+            matrix, rows = matrix[rows].toarray(), np.arange(rows.size)
     threads = 1
     if solve.log is None and rows.size >= FOLD_THREADS_MIN_ROWS:
         threads = min(solve.threads, len(folds))
-    fold_solve = solve.replace(threads=max(1, solve.threads // threads))
+    cache_bytes = solve.cache_bytes
+    if shares_gram:  # the folds side by side share what the Gram matrix leaves (>= 1 MB)
+        cache_bytes = max(BYTES_PER_MB, (cache_bytes - gram_bytes(rows.size)) / threads)
+    fold_solve = solve.replace(threads=max(1, solve.threads // threads),
+                               cache_bytes=cache_bytes)
 
     def one_fold(fold: tuple) -> np.ndarray:
         return fold_decisions(matrix, rows, problem, kernel, fold_solve, fold,
