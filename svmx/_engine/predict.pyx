@@ -1,8 +1,7 @@
 # cython: language_level=3, cdivision=True
 """Decision values of a fitted SVM, without forming the kernel matrix.
 
-For each row x of X and each output column p (a one-vs-one pair, or the single
-problem of SVR and one-class SVM)::
+For each row x of X and output column p (a one-vs-one pair, or SVR's single problem)::
 
     out[x, p] = sum_s K(x, sv_s) W[s, p]
 
@@ -13,13 +12,12 @@ in row d when c > d. So W is never formed: per row, the kernel values against
 a tile of support vectors are computed, and each class group meets each of its
 coefficient rows in one dot product added to that pair's column.
 
-The support vectors are laid out by feature once per call. Usually as a dense
-transposed copy (feature j of every vector is one contiguous row): a row of X,
-dense or CSR, then costs one pass over its non-zero entries per tile of
-vectors, the tile's dot products formed in registers while the entries stream
-past, and four rows that share most features go together. Sparse vectors with
-few entries per feature (text-like data) are kept as columns instead (CSC),
-and each row scatters the columns of its features.
+The support vectors are laid out by feature once per call. Usually as a dense transposed
+copy (feature j of every vector is one contiguous row): a row of X, dense or CSR, then
+costs one pass over its non-zero entries per tile of vectors, the tile's dot products
+formed in registers while the entries stream past, and four rows that share most features
+go together. Sparse vectors with few entries per feature (text-like data) are kept as
+columns instead (CSC), and each row scatters the columns of its features.
 
 Rows are shared among OpenMP threads in chunks; each row is computed by one
 thread, in an order fixed by the data alone, so the values do not depend on the
@@ -81,18 +79,11 @@ cdef double UNION_COST_NARROW = 3
 # 1 / SCATTER_COST of the transposed copy's products (a scalar scatter against
 # vectorised passes).
 cdef double SCATTER_COST = 5.0
-# Fewer kernel values than this are computed in the calling thread alone: waking
-# OpenMP threads, or waiting for a busy core, would cost more than they save. Measured
-# on 2 cores (Zen 4), heart_scale's 270 rows x 132 vectors (35,640 values) take 126 us
-# on one thread and 79 us on two, back to back; but with the other core busy and a
-# 10 ms pause between calls, 354 us against 5.9 ms (median): the sleeping worker waits
-# a scheduler time slice for its core. Below this size that risk outweighs the gain.
+# Fewer kernel values than this run on the calling thread alone: a sleeping worker whose
+# core is busy waits a time slice (2 cores, one busy, calls 10 ms apart: 270 x 132
+# values took 5.9 ms on two threads, 354 us on one; back to back, 79 against 126 us).
 cdef Py_ssize_t MIN_THREADED_KERNEL_VALUES = 1 << 17
-# With several threads, chunks of at most this share of a thread's rows, so that a few
-# rows (a hundred) still split evenly.
-cdef Py_ssize_t CHUNKS_PER_THREAD = 2
-# The same for Python callers, which then need not work out a thread count.
-MIN_THREADED_VALUES = MIN_THREADED_KERNEL_VALUES
+MIN_THREADED_VALUES = MIN_THREADED_KERNEL_VALUES  # for Python callers
 
 
 cdef struct SupportModel:
@@ -585,9 +576,8 @@ def decision_values(X, support_vectors, dual_coef, n_support, *, int kernel_type
     n_threads = max(1, min(n_threads, openmp_max_threads()))
     if n_rows * n_support_vectors < MIN_THREADED_KERNEL_VALUES:
         n_threads = 1
-    if n_threads > 1:  # whole blocks of four rows, CHUNKS_PER_THREAD chunks per thread
-        chunk_rows = min(chunk_rows, max(4, (n_rows // (CHUNKS_PER_THREAD * n_threads)
-                                             + 3) // 4 * 4))
+    if n_threads > 1:  # two chunks a thread at least (of whole blocks of four rows)
+        chunk_rows = min(chunk_rows, max(4, (n_rows // (2 * n_threads) + 3) // 4 * 4))
     _row_arrays = set_rows(&rows, X, chunk_rows, &capacity)
     n_chunks = (n_rows + chunk_rows - 1) // chunk_rows
     n_threads = min(n_threads, n_chunks)
