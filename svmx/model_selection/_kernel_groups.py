@@ -148,6 +148,11 @@ def plan_shared_folds(estimator: Any, X: Any, splits: list[Split], scoring: Any,
         return None
     if plan_kernel_groups(estimator, [{}], X, fit_params) is None or not kernel_values_dear(X):
         return None
+    # Input the estimator's own checks refuse (non-finite values, a malformed parameter)
+    # takes the per-fold path, which reports it as a fit does.
+    values = X.data if sp.issparse(X) else X
+    if not np.isfinite(values).all() or not _valid_parameters(estimator):
+        return None
     params = estimator.get_params(deep=False)
     if params["kernel"] != "linear" and isinstance(params.get("gamma"), str) \
             and params["gamma"] == "scale":
@@ -155,6 +160,14 @@ def plan_shared_folds(estimator: Any, X: Any, splits: list[Split], scoring: Any,
     n_runs = min(len(splits), effective_jobs(n_jobs))
     bounds = np.linspace(0, len(splits), n_runs + 1).round().astype(int)
     return [splits[start:end] for start, end in zip(bounds[:-1], bounds[1:], strict=True)]
+
+
+def _valid_parameters(estimator: Any) -> bool:
+    try:
+        clone(estimator)._validate_parameters()
+    except (TypeError, ValueError):
+        return False
+    return True
 
 
 def _gram_key(kernel: KernelSpec) -> KernelSpec:

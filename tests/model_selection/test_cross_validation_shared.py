@@ -176,3 +176,28 @@ def test_real_data_shared_folds_score_as_the_per_fold_fits(name):
     plain = cross_validate(estimator, X, y, cv=cv, share_kernels=False)
     shared = cross_validate(estimator, X, y, cv=cv)
     _same_results(shared, plain)
+
+
+@pytest.mark.parametrize("bad", ["nan", "inf", "sparse nan", "gamma"])
+def test_bad_input_is_refused_as_the_per_fold_path_refuses_it(monkeypatch, bad):
+    X, y = _wide()
+    estimator = SVC(gamma=0.01)
+    if bad == "gamma":
+        estimator = SVC(gamma="foo")
+    else:
+        X[7, 3] = np.inf if bad == "inf" else np.nan
+        if bad == "sparse nan":
+            X = sp.csr_matrix(X)
+    grams = _gram_count(monkeypatch)
+    outcomes = []
+    for share in (False, True):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                cross_validate(estimator, X, y, cv=3, share_kernels=share)
+            except ValueError as error:
+                outcomes.append(type(error))
+            else:
+                outcomes.append(None)
+    assert outcomes[0] is not None and outcomes == [outcomes[0]] * 2
+    assert grams == []
