@@ -172,9 +172,8 @@ cdef Kernel make_kernel(X, rows, kernel, solve):
     """
     rows = np.asarray(rows, dtype=np.intp)
     if kernel.is_precomputed and isinstance(X, LazyGram):
-        return Kernel(LazyGramRows(X, rows), kernel.kernel_type, kernel.degree, kernel.gamma,
-                      kernel.coef0)
-    if kernel.is_precomputed:
+        data = LazyGramRows(X, rows)  # rows of it computed as the solve reads them
+    elif kernel.is_precomputed:
         # The Gram matrix is read in place (the pairs' float32 one, or the user's).
         X = np.asarray(X)
         if X.dtype == np.float32:

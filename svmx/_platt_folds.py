@@ -40,7 +40,13 @@ import scipy.sparse as sp
 
 from svmx import _libsvm
 from svmx._fitted import csr_rows
-from svmx._shared_gram import GRAM_SHARE_OF_CACHE, gram_bytes, gram_matrix, kernel_values_dear
+from svmx._shared_gram import (
+    GRAM_SHARE_OF_CACHE,
+    gram_bytes,
+    gram_matrix,
+    kernel_values_dear,
+    stored_entries_per_row,
+)
 from svmx._specs import BYTES_PER_MB, KernelSpec, Problem, SolveSpec
 from svmx._training import NonFiniteSolution, solve_problem
 from svmx._warm_start import seeds_converge
@@ -158,11 +164,7 @@ def lazy_gram_fits(matrix, rows: np.ndarray, kernel: KernelSpec, cache_bytes: fl
     """
     if kernel.is_precomputed or gram_bytes(rows.size) > GRAM_SHARE_OF_CACHE * cache_bytes:
         return False
-    if sp.issparse(matrix):
-        entries = float(np.diff(matrix.indptr)[rows].mean()) if rows.size else 0.0
-    else:
-        entries = float(matrix.shape[1])
-    return entries >= LAZY_GRAM_MIN_ENTRIES
+    return stored_entries_per_row(matrix, rows) >= LAZY_GRAM_MIN_ENTRIES
 
 
 def _rows_of(matrix, rows: np.ndarray):

@@ -20,7 +20,8 @@ import scipy.sparse as sp
 from svmx import _libsvm
 from svmx._specs import BYTES_PER_MB, KernelSpec
 
-__all__ = ["SharedGram", "gram_matrix", "kernel_values_dear", "shared_gram"]
+__all__ = ["SharedGram", "gram_matrix", "kernel_values_dear", "shared_gram",
+           "stored_entries_per_row"]
 
 # The Gram matrix may take this share of `cache_size`; the pairs' own caches
 # share what is left.
@@ -87,6 +88,23 @@ def gram_bytes(n_samples: int) -> float:
     return 4.0 * n_samples * n_samples
 
 
+def stored_entries_per_row(X, rows: np.ndarray | None = None) -> float:
+    """The mean stored entries of the rows of X (all, or ``rows``): the features of a dense
+    X, the non-zeros kept of a sparse one.
+
+    Examples
+    --------
+    >>> stored_entries_per_row(sp.csr_matrix(np.eye(3))), stored_entries_per_row(np.eye(3))
+    (1.0, 3.0)
+    """
+    if not sp.issparse(X):
+        return float(X.shape[1])
+    per_row = np.diff(X.indptr)
+    if rows is not None:
+        per_row = per_row[rows]
+    return float(per_row.mean()) if per_row.size else 0.0
+
+
 def kernel_values_dear(X, rows: np.ndarray | None = None) -> bool:
     """Whether the rows of X (all, or ``rows``) make kernel values dear enough that one
     Gram matrix over them beats per-fold kernel columns (``FOLD_GRAM_MIN_*``).
@@ -98,13 +116,8 @@ def kernel_values_dear(X, rows: np.ndarray | None = None) -> bool:
     >>> kernel_values_dear(sp.csr_matrix(np.ones((3, 16))))
     False
     """
-    if sp.issparse(X):
-        per_row = np.diff(X.indptr)
-        if rows is not None:
-            per_row = per_row[rows]
-        entries = float(per_row.mean()) if per_row.size else 0.0
-        return entries >= FOLD_GRAM_MIN_SPARSE_ENTRIES
-    return X.shape[1] >= FOLD_GRAM_MIN_DENSE_FEATURES
+    least = FOLD_GRAM_MIN_SPARSE_ENTRIES if sp.issparse(X) else FOLD_GRAM_MIN_DENSE_FEATURES
+    return stored_entries_per_row(X, rows) >= least
 
 
 def gram_matrix(X, kernel: KernelSpec, dtype: type = np.float64) -> np.ndarray:

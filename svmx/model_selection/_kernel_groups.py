@@ -21,7 +21,6 @@ task per (candidate, fold).
 
 from __future__ import annotations
 
-import numbers
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -82,9 +81,10 @@ def plan_kernel_groups(estimator: Any, candidates: list[dict[str, Any]], X: Any,
     """The search's candidates grouped by kernel, or None when grouping does not apply.
 
     It applies to svmx's five estimators with a built-in kernel (and a solver other
-    than ``'block'``, which takes no precomputed kernel), numeric or sparse X,
-    no fit parameter but ``sample_weight``, no ``verbose`` fit, and a float64 Gram
-    matrix over X that fits in ``cache_size`` twice over (`group_bytes`).
+    than ``'block'``, which takes no precomputed kernel), finite numeric or sparse X,
+    candidates whose parameters pass the fit's checks, no fit parameter but
+    ``sample_weight``, no ``verbose`` fit, and a float64 Gram matrix over X that fits
+    in ``cache_size`` twice over (`group_bytes`).
 
     Examples
     --------
@@ -98,6 +98,10 @@ def plan_kernel_groups(estimator: Any, candidates: list[dict[str, Any]], X: Any,
     if not (isinstance(X, np.ndarray) and X.ndim == 2 and X.dtype.kind in "fiu"
             or sp.issparse(X)):
         return None
+    # What a fit refuses (non-finite values, a malformed parameter) takes the
+    # per-candidate path, which reports it as the fits do.
+    if not np.isfinite(X.data if sp.issparse(X) else X).all():
+        return None
     defaults = estimator.get_params(deep=False)
     keys: dict[tuple, list[int]] = {}
     for index, candidate in enumerate(candidates):
@@ -108,7 +112,7 @@ def plan_kernel_groups(estimator: Any, candidates: list[dict[str, Any]], X: Any,
             return None
         if params.get("verbose") or group_bytes(X.shape[0]) > params["cache_size"] * BYTES_PER_MB:
             return None
-        if not _is_real(params.get("C", 1.0)):  # its fits fail, as the plain search records
+        if not _valid_parameters(estimator, candidate):
             return None
         key = tuple(sorted((name, repr(value)) for name, value in candidate.items()
                            if name != "C"))
@@ -148,11 +152,6 @@ def plan_shared_folds(estimator: Any, X: Any, splits: list[Split], scoring: Any,
         return None
     if plan_kernel_groups(estimator, [{}], X, fit_params) is None or not kernel_values_dear(X):
         return None
-    # Input the estimator's own checks refuse (non-finite values, a malformed parameter)
-    # takes the per-fold path, which reports it as a fit does.
-    values = X.data if sp.issparse(X) else X
-    if not np.isfinite(values).all() or not _valid_parameters(estimator):
-        return None
     params = estimator.get_params(deep=False)
     if params["kernel"] != "linear" and isinstance(params.get("gamma"), str) \
             and params["gamma"] == "scale":
@@ -162,9 +161,10 @@ def plan_shared_folds(estimator: Any, X: Any, splits: list[Split], scoring: Any,
     return [splits[start:end] for start, end in zip(bounds[:-1], bounds[1:], strict=True)]
 
 
-def _valid_parameters(estimator: Any) -> bool:
+def _valid_parameters(estimator: Any, candidate: dict[str, Any]) -> bool:
+    """Whether `estimator` with `candidate`'s parameters passes its fit's checks."""
     try:
-        clone(estimator)._validate_parameters()
+        clone(estimator).set_params(**candidate)._validate_parameters()
     except (TypeError, ValueError):
         return False
     return True
@@ -176,10 +176,6 @@ def _gram_key(kernel: KernelSpec) -> KernelSpec:
     if kernel.kernel_type == KERNEL_TYPES["linear"]:
         return KernelSpec(kernel.kernel_type)
     return kernel
-
-
-def _is_real(value: Any) -> bool:
-    return isinstance(value, numbers.Real) and not isinstance(value, bool)
 
 
 def fit_kernel_group(estimator: Any, X: Any, y: Any, splits: list, candidates: list[dict],

@@ -201,3 +201,31 @@ def test_bad_input_is_refused_as_the_per_fold_path_refuses_it(monkeypatch, bad):
                 outcomes.append(None)
     assert outcomes[0] is not None and outcomes == [outcomes[0]] * 2
     assert grams == []
+
+
+@pytest.mark.parametrize("bad", ["nan", "gamma"])
+def test_the_grid_search_by_kernel_refuses_what_the_plain_search_refuses(monkeypatch, bad):
+    """The check lives in plan_kernel_groups, which GridSearch and cross_validate share."""
+    from svmx.model_selection import GridSearch
+
+    X, y = _wide()
+    grid = {"C": [0.5, 2.0], "gamma": [0.01, 0.1]}
+    if bad == "nan":
+        X[7, 3] = np.nan
+    else:
+        grid["gamma"] = [0.01, "foo"]
+    grams = _gram_count(monkeypatch)
+    outcomes = []
+    for share in (False, True):
+        search = GridSearch(SVC(), grid, cv=3, refit=False, share_kernels=share)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                search.fit(X, y)
+            except ValueError as error:
+                outcomes.append(type(error))
+            else:
+                outcomes.append(np.isnan(search.cv_results_["mean_test_score"]).tolist())
+    assert outcomes[0] == outcomes[1]
+    assert outcomes[0] is not None and outcomes[0] != [False] * 4
+    assert grams == []
