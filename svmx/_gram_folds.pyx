@@ -22,13 +22,21 @@ from scipy.linalg.cython_blas cimport dgemm
 from svmx._engine.gram_rows cimport GramRows
 from svmx._engine.kernel cimport Kernel
 from svmx._engine.qmatrix cimport QMatrix, SvcQ, SvrQ
-from svmx._engine.solver cimport SOLVE_OK, SolutionInfo, Solver
+from svmx._engine.solver cimport SOLVE_MAX_ITER, SOLVE_OK, SolutionInfo, Solver
 from svmx._solve_status cimport on_main_thread, raise_for_status
+
+from svmx._free_set_newton import newton_steps
 
 __all__ = ["ClassifierFold", "RegressorFold", "best_scale"]
 
 # The engine's kernel type of a precomputed Gram matrix (svmx._specs.KERNEL_TYPES).
 cdef int PRECOMPUTED_KERNEL = 4
+# A seeded solve's rounds: SMO for NEWTON_BUDGET pair updates per two variables, then up
+# to NEWTON_STEPS Newton steps on the free variables; NEWTON_ROUNDS rounds at most.
+cdef long NEWTON_FIRST_BUDGET = 4
+cdef long NEWTON_BUDGET = 1
+cdef int NEWTON_STEPS = 100000
+cdef int NEWTON_ROUNDS = 200
 
 
 cpdef double best_scale(double objective, double linear, double limit):
@@ -58,6 +66,13 @@ cdef class SeededProblem:
     cache) is kept from one solve to the next: it does not depend on C. The solver's
     shrinking leaves Q's variables permuted, so each solve poses the problem in Q's
     present order (`slot_order`) and puts the solution back.
+
+    Seeded, with no iteration limit and the Gram matrix at hand (`gram`, and each
+    variable's row of it, `gram_rows`), SMO runs in rounds of `NEWTON_BUDGET` pair
+    updates per two variables; a round that does not finish is followed by up to
+    `NEWTON_STEPS` Newton steps on the free variables (`svmx._free_set_newton`), and
+    after `NEWTON_ROUNDS` rounds SMO runs without a limit. Every solve ends at SMO's
+    stopping rule, at the same optimum within tol.
     """
     cdef QMatrix Q
     cdef const double[::1] p, unit_bounds
@@ -67,8 +82,10 @@ cdef class SeededProblem:
     cdef Py_ssize_t[::1] order
     cdef double objective, rho, last_C
     cdef bint seeded, solved
+    cdef object gram, gram_rows
 
-    def __cinit__(self, QMatrix Q, p, labels, unit_bounds, bint seeded):
+    def __cinit__(self, QMatrix Q, p, labels, unit_bounds, bint seeded, gram=None,
+                  gram_rows=None):
         cdef Py_ssize_t n = len(p)
         self.Q = Q
         self.p = np.ascontiguousarray(p, dtype=np.float64)
@@ -82,6 +99,8 @@ cdef class SeededProblem:
         self.order = np.arange(n, dtype=np.intp)
         self.seeded = seeded
         self.solved = False
+        self.gram = gram
+        self.gram_rows = None if gram_rows is None else np.asarray(gram_rows, dtype=np.intp)
 
     cdef void slot_order(self) noexcept:
         """order[t] = the variable Q holds at slot t."""
@@ -108,35 +127,55 @@ cdef class SeededProblem:
             linear += self.p[k] * self.alpha[k]
         return best_scale(self.objective, linear, C / self.last_C)
 
-    cdef SolutionInfo solve(self, double C, double tol, bint shrinking, long max_iter,
-                            bint check_signals) except *:
-        cdef SolutionInfo info
-        cdef Solver solver = Solver()
+    cdef void pose(self, double C, double scale) noexcept:
+        """The slots' problem for this C, started from `alpha` times `scale` (from zero
+        where the start, clipped into the box, breaks y'a = 0 beyond rounding, as
+        `Problem` drops such a seed)."""
         cdef Py_ssize_t t, k, n = self.alpha.shape[0]
-        cdef double scale = self.start_scale(C), value, total = 0.0, residual = 0.0
+        cdef double value, total = 0.0, residual = 0.0
         self.slot_order()
         for t in range(n):
             k = self.order[t]
             self.slot_bounds[t] = C * self.unit_bounds[k]
             self.slot_labels[t] = self.labels[k]
             self.slot_p[t] = self.p[k]
-            # Rounding may step a hair outside the box: clip back in.
             value = min(max(self.alpha[k] * scale, 0.0), self.slot_bounds[t])
             self.slot_alpha[t] = value
             total += value
             residual += value if self.labels[k] > 0 else -value
-        # A seed that breaks the equality constraint y'a = 0 once clipped (possible only
-        # through rounding) would move the optimum: start from zero instead, as
-        # `Problem` drops such a seed.
         if not isfinite(residual) or abs(residual) > 1e-10 * max(1.0, total):
             self.slot_alpha[:] = 0.0
-        with nogil:
-            solver.solve(<int> n, self.Q, &self.slot_p[0], &self.slot_labels[0],
-                         &self.slot_alpha[0], &self.slot_bounds[0], tol, shrinking, max_iter,
-                         check_signals, &info, NULL)
-        raise_for_status(info.status)
-        for t in range(n):
-            self.alpha[self.order[t]] = self.slot_alpha[t]
+
+    cdef SolutionInfo solve(self, double C, double tol, bint shrinking, long max_iter,
+                            bint check_signals) except *:
+        cdef SolutionInfo info
+        cdef Solver solver = Solver()
+        cdef Py_ssize_t t, n = self.alpha.shape[0]
+        cdef long n_iter = 0, limit
+        cdef int rounds = 0
+        cdef bint newton = self.seeded and self.gram is not None and max_iter < 0
+        self.pose(C, self.start_scale(C))
+        while True:
+            limit = max_iter
+            if newton and rounds < NEWTON_ROUNDS:  # the first round lets easy solves finish
+                limit = max(n * (NEWTON_FIRST_BUDGET if rounds == 0 else NEWTON_BUDGET) // 2,
+                            100)
+            with nogil:
+                solver.solve(<int> n, self.Q, &self.slot_p[0], &self.slot_labels[0],
+                             &self.slot_alpha[0], &self.slot_bounds[0], tol, shrinking,
+                             limit, check_signals, &info, NULL)
+            raise_for_status(info.status)
+            n_iter += info.n_iter
+            for t in range(n):
+                self.alpha[self.order[t]] = self.slot_alpha[t]
+            if info.status != SOLVE_MAX_ITER or limit == max_iter:
+                break
+            newton_steps(self.gram, self.gram_rows, np.asarray(self.labels),
+                         np.asarray(self.p), C * np.asarray(self.unit_bounds),
+                         np.asarray(self.alpha), NEWTON_STEPS)
+            self.pose(C, 1.0)
+            rounds += 1
+        info.n_iter = n_iter
         self.objective, self.rho, self.last_C, self.solved = info.obj, info.rho, C, True
         return info
 
@@ -217,8 +256,9 @@ cdef class ClassifierFold:
             if self.problems[number] is None or not self.seeded:
                 labels = self.labels[number]
                 Q = SvcQ(gram_kernel(self.gram, self.positions[number]), labels, cache_bytes)
-                self.problems[number] = SeededProblem(Q, np.full(len(labels), -1.0), labels,
-                                                      self.unit_bounds[number], self.seeded)
+                self.problems[number] = SeededProblem(
+                    Q, np.full(len(labels), -1.0), labels, self.unit_bounds[number],
+                    self.seeded, np.asarray(self.gram), self.positions[number])
             problem = self.problems[number]
             info = problem.solve(C, tol, shrinking, max_iter, check_signals)
             n_iter[number] = info.n_iter
@@ -377,7 +417,8 @@ cdef class RegressorFold:
                 SvrQ(gram_kernel(self.gram, self.positions), cache_bytes),
                 np.concatenate([self.epsilon - self.targets, self.epsilon + self.targets]),
                 np.concatenate([np.ones(l, np.int8), -np.ones(l, np.int8)]),
-                np.concatenate([self.unit_bounds, self.unit_bounds]), self.seeded)
+                np.concatenate([self.unit_bounds, self.unit_bounds]), self.seeded,
+                np.asarray(self.gram), np.concatenate([self.positions, self.positions]))
         info = self.problem.solve(C, tol, shrinking, max_iter, on_main_thread())
         return np.array([info.n_iter], dtype=np.int64), info.status != SOLVE_OK
 
@@ -386,6 +427,14 @@ cdef class RegressorFold:
         """The fold's training rows (their positions in the Gram matrix): the columns
         of the kernel block `predict` takes."""
         return self.positions
+
+    def dual_coef(self):
+        """alpha_k - alpha*_k of every training row (as `training_rows`)."""
+        if self.problem is None:
+            raise RuntimeError("RegressorFold.solve has not run")
+        cdef Py_ssize_t l = len(self.positions)
+        alpha = np.asarray(self.problem.alpha)
+        return alpha[:l] - alpha[l:]
 
     def predict(self, kernel_block):
         """The predictions at m samples from their kernel values against
