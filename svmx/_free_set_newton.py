@@ -30,8 +30,9 @@ float64 problem's optimum would undo what SMO does.
 from __future__ import annotations
 
 import numpy as np
-from scipy.linalg.blas import dger
 from scipy.linalg.lapack import dpotrf, dpotri
+
+from svmx._newton_walk import newton_walk
 
 __all__ = ["newton_steps", "problem_gradient"]
 
@@ -69,55 +70,22 @@ def problem_gradient(gram: np.ndarray, rows: np.ndarray, labels: np.ndarray,
 
 
 def _inverse(block: np.ndarray) -> np.ndarray | None:
-    """(block + ridge I)^-1 for the smallest ridge with which Cholesky succeeds."""
+    """The lower triangle (Fortran order; the upper is left as it was) of
+    (block + ridge I)^-1 for the smallest ridge with which Cholesky succeeds."""
     scale = float(np.mean(np.diag(block)))
     scale = scale if scale > 0 else 1.0
     ridge = RIDGE_START
     diagonal = np.diag_indices(block.shape[0])
     while ridge <= RIDGE_LIMIT:
-        shifted = block.copy()
+        shifted = np.array(block, order="F")
         shifted[diagonal] += ridge * scale
         factor, info = dpotrf(shifted, lower=True, overwrite_a=True, clean=False)
         if info == 0:
             inverse, info = dpotri(factor, lower=True, overwrite_c=True)
             if info == 0:
-                upper = np.triu_indices(block.shape[0], 1)
-                inverse[upper] = inverse.T[upper]
-                return np.ascontiguousarray(inverse)
+                return inverse
         ridge *= RIDGE_GROWTH
     return None
-
-
-def _direction(inverse: np.ndarray, right: np.ndarray,
-               active: np.ndarray) -> np.ndarray | None:
-    """The Newton direction d of the active variables (zero elsewhere) for the gradient
-    ``right[:, 0]`` and labels ``right[:, 1]``, with y'd = 0; None where it is no
-    descent direction (at the optimum, up to rounding)."""
-    solved_g, solved_y = (inverse @ right).T
-    g, y = right[:, 0], right[:, 1]
-    curvature_y = float(y @ solved_y)
-    if not curvature_y > 0:
-        return None
-    direction = (float(y @ solved_g) / curvature_y) * solved_y - solved_g
-    direction[active] -= y[active] * (float(y @ direction) / np.count_nonzero(active))
-    direction[~active] = 0.0
-    return direction if float(g @ direction) < 0 else None
-
-
-def _step_along(direction: np.ndarray, present: np.ndarray,
-                limit: np.ndarray) -> tuple[np.ndarray, int, float]:
-    """The point `present` + t `direction` for t = 1 or the largest t that stays in
-    [0, limit], the variable that blocks it and t; the blocking variable lands on its
-    bound exactly."""
-    with np.errstate(divide="ignore", invalid="ignore"):
-        room = np.where(direction > 0, (limit - present) / direction,
-                        np.where(direction < 0, present / -direction, np.inf))
-    blocking = int(np.argmin(room))
-    length = min(1.0, float(room[blocking]))
-    moved = np.clip(present + length * direction, 0.0, limit)
-    if length < 1.0:
-        moved[blocking] = limit[blocking] if direction[blocking] > 0 else 0.0
-    return moved, blocking, length
 
 
 def newton_steps(gram: np.ndarray, rows: np.ndarray, labels: np.ndarray, p: np.ndarray,
@@ -132,7 +100,7 @@ def newton_steps(gram: np.ndarray, rows: np.ndarray, labels: np.ndarray, p: np.n
 
     The free block's (regularised) inverse is formed once; a variable that reaches its
     bound leaves it by a rank-one downdate, and the gradient follows each step through
-    the block, so a step costs O(|F|^2) after the first.
+    the block, so a step costs O(|F|^2) after the first (`svmx._newton_walk`).
 
     Examples
     --------
@@ -158,34 +126,8 @@ def newton_steps(gram: np.ndarray, rows: np.ndarray, labels: np.ndarray, p: np.n
     inverse = _inverse(block)
     if inverse is None:
         return 0
-    # Variables that reach their bound leave the free set in place: their row and
-    # column of the inverse (after the downdate) and their y and g are zero, so they
-    # take no part in the products, and `active` masks them out of the step.
-    active = np.ones(free.size, dtype=bool)
-    present, limit = alpha[free].copy(), bounds[free]
-    # g and y side by side: one pass over the inverse solves for both.
-    right = np.empty((free.size, 2))
-    right[:, 0], right[:, 1] = g, y
-    for step in range(max_steps):
-        direction = _direction(inverse, right, active)
-        if direction is None:
-            break
-        moved, blocking, length = _step_along(direction, present, limit)
-        right[:, 0] += block @ (moved - present)
-        present = moved
-        if length >= 1.0 or np.count_nonzero(active) <= 2:
-            step += 1
-            break
-        # The inverse less variable `blocking`: a rank-one downdate in place (the
-        # inverse is symmetric, so its transpose is the Fortran-ordered matrix dger
-        # updates).
-        column = inverse[:, blocking].copy()
-        dger(-1.0 / column[blocking], column, column, a=inverse.T, overwrite_a=True)
-        inverse[blocking, :] = inverse[:, blocking] = 0.0
-        active[blocking] = False
-        y[blocking] = right[blocking, :] = 0.0
-        block[blocking, :] = block[:, blocking] = 0.0
-    else:
-        step = max_steps
+    present = alpha[free].copy()
+    steps = newton_walk(inverse, block.T, g, y.copy(), present, bounds[free].copy(),
+                        max_steps)  # block is symmetric: its transpose is column-major
     alpha[free] = present
-    return step
+    return steps
