@@ -46,6 +46,11 @@ cdef long NEWTON_BUDGET = 1
 cdef int NEWTON_STEPS = 100000
 cdef int NEWTON_ROUNDS = 200
 cdef double NEWTON_WORK_RATIO = 100.0
+# ... and wait for this much SMO work in any case (pair updates times variables): a round
+# of steps has a fixed cost (Python, LAPACK's set-up) of about 0.1-1 ms, which small
+# problems' SMO passes undercut (heart_scale folds at C = 2^15: 400-1,000 updates of 216
+# variables took longer with steps than without).
+cdef double NEWTON_MIN_WORK = 2e6
 
 
 cpdef double best_scale(double objective, double linear, double limit):
@@ -152,16 +157,18 @@ cdef class SeededProblem:
         return True
 
     cdef bint newton_pays(self, double C, long n_iter) noexcept:
-        """Whether Newton steps may follow this round: the free block's factorisation
-        (|F|^3 flops) costs at most NEWTON_WORK_RATIO times the pair updates made so far
-        (n_iter times the n variables each scans), so a solve SMO would finish soon never
-        pays for a large factorisation, and one it struggles with gets the steps."""
+        """Whether Newton steps may follow this round: the pair updates made so far
+        (n_iter times the n variables each scans) reach NEWTON_MIN_WORK, and the free
+        block's factorisation (|F|^3 flops) costs at most NEWTON_WORK_RATIO times them,
+        so a solve SMO would finish soon never pays for a factorisation (nor for the
+        fixed cost of a round of steps), and one it struggles with gets the steps."""
         cdef Py_ssize_t k, n = self.alpha.shape[0]
-        cdef double n_free = 0.0
+        cdef double n_free = 0.0, work
         for k in range(n):
             if 0.0 < self.alpha[k] < C * self.unit_bounds[k]:
                 n_free += 1.0
-        return n_free * n_free * n_free <= NEWTON_WORK_RATIO * n_iter * n
+        work = <double> n_iter * n
+        return work >= NEWTON_MIN_WORK and n_free * n_free * n_free <= NEWTON_WORK_RATIO * work
 
     cdef void pose(self, double C, double scale) noexcept:
         """The slots' problem for this C, started from `alpha` times `scale` (from zero
