@@ -101,7 +101,7 @@ def _path_classifier(K, y, train, seeded):
 
 @pytest.mark.parametrize("gamma", [0.5, 0.125])
 def test_seeded_classifier_folds_at_large_c_stop_at_the_gap_in_few_updates(gamma):
-    X, y = shared_subset("svmguide1", 400)
+    X, y = shared_subset("svmguide1", 600)
     K = gram_matrix(X, KernelSpec.named("rbf", gamma=gamma))
     train = np.flatnonzero(np.arange(y.size) % 5 != 0)
     seeded, fresh = _path_classifier(K, y, train, True), None
