@@ -30,6 +30,7 @@ float64 problem's optimum would undo what SMO does.
 from __future__ import annotations
 
 import numpy as np
+from scipy.linalg.blas import dgemv
 from scipy.linalg.lapack import dpotrf, dpotri
 
 from svmx._newton_walk import newton_walk
@@ -121,7 +122,11 @@ def newton_steps(gram: np.ndarray, rows: np.ndarray, labels: np.ndarray, p: np.n
     weights = labels * alpha
     used = np.flatnonzero(weights)
     y = labels[free]
-    g = y * (_as_smo_sees(gram[np.ix_(rows[free], rows[used])]) @ weights[used]) + p[free]
+    # scipy's BLAS, as the factorisation: numpy's OpenBLAS is a second thread pool, whose
+    # workers, spinning after a product, starve the factorisation's (30 s for what takes
+    # 0.15 s on one pool).
+    g = y * dgemv(1.0, _as_smo_sees(gram[np.ix_(rows[free], rows[used])]),
+                  weights[used]) + p[free]
     block = _as_smo_sees(gram[np.ix_(rows[free], rows[free])]) * np.outer(y, y)
     inverse = _inverse(block)
     if inverse is None:
