@@ -50,6 +50,42 @@ def take_rows(data: Any, rows: np.ndarray) -> Any:
     return data[rows]
 
 
+def is_pairwise(model: Any) -> bool:
+    """Whether `model` takes a square kernel (or distance) matrix instead of features.
+
+    svmx's estimators say so with ``kernel='precomputed'``; another estimator
+    through scikit-learn's ``pairwise`` input tag.
+    """
+    own_tags = getattr(model, "_svmx_tags", None)
+    if own_tags is not None:
+        return bool(own_tags().get("pairwise", False))
+    sklearn_tags = getattr(model, "__sklearn_tags__", None)
+    if sklearn_tags is not None:
+        try:
+            return bool(sklearn_tags().input_tags.pairwise)
+        except Exception:  # an estimator whose tags need scikit-learn, not installed
+            pass
+    return getattr(model, "kernel", None) == "precomputed"
+
+
+def take_fold(model: Any, X: Any, rows: np.ndarray, train: np.ndarray) -> Any:
+    """The fold's rows of `X`; for a pairwise `model`, only their columns of the `train` rows.
+
+    A precomputed kernel's fit sees K[train][:, train] and its predictions
+    K[test][:, train], the kernel values against the training rows it learnt from.
+    """
+    block = take_rows(X, rows)
+    if not is_pairwise(model):
+        return block
+    if n_rows(X) != (X.shape[1] if len(getattr(X, "shape", ())) == 2 else -1):
+        raise ValueError(
+            f"X must be a square kernel matrix for an estimator with a precomputed "
+            f"kernel; got shape {getattr(X, 'shape', None)}")
+    if hasattr(block, "iloc"):
+        return block.iloc[:, train]
+    return block[:, train]
+
+
 def prepare_folds(
     estimator: Any, X: Any, y: Any, cv: Any, scoring: Any, n_jobs: Any, groups: Any = None
 ) -> tuple[Any, Any, Scorer | dict[str, Scorer], int | None, list[Split]]:
@@ -136,7 +172,7 @@ def fit_and_score(
     if params:
         model.set_params(**params)
     fit_params = fold_params(options.fit_params, n_rows(X), train)
-    X_train, y_train = take_rows(X, train), take_rows(y, train)
+    X_train, y_train = take_fold(model, X, train, train), take_rows(y, train)
 
     def fit() -> None:
         if y is None:
@@ -145,7 +181,8 @@ def fit_and_score(
             model.fit(X_train, y_train, **fit_params)
 
     return score_fit(model, fit, (X_train, y_train, train),
-                     (take_rows(X, test), take_rows(y, test), test), n_rows(X), scorer,
+                     (take_fold(model, X, test, train), take_rows(y, test), test), n_rows(X),
+                     scorer,
                      options)
 
 

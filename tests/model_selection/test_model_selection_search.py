@@ -86,6 +86,36 @@ def test_cv_results_are_sklearns(iris, options):
         np.testing.assert_array_equal(ours.classes_, theirs.classes_)
 
 
+@pytest.mark.parametrize("svmx_estimator", [True, False])
+def test_precomputed_kernel_folds_cut_rows_and_columns(iris, svmx_estimator):
+    # A fold fits on K[train][:, train] and scores on K[test][:, train]: the
+    # scores are the linear kernel's on the features, and scikit-learn's.
+    X, y = iris
+    K = X @ X.T
+    folds = list(StratifiedKFold(4, shuffle=True, random_state=3).split(X, y))
+    grid = {"C": [0.01, 0.1, 1.0]}
+    model = svmx.SVC(kernel="precomputed") if svmx_estimator else SVC(kernel="precomputed")
+    ours = GridSearch(model, grid, cv=folds).fit(K, y)
+    on_features = GridSearch(svmx.SVC(kernel="linear"), grid, cv=folds).fit(X, y)
+    theirs = skms.GridSearchCV(SVC(kernel="precomputed"), grid, cv=folds).fit(K, y)
+    assert not np.isnan(ours.cv_results_["mean_test_score"]).any()
+    np.testing.assert_array_equal(ours.cv_results_["mean_test_score"],
+                                  theirs.cv_results_["mean_test_score"])
+    np.testing.assert_array_equal(ours.cv_results_["mean_test_score"],
+                                  on_features.cv_results_["mean_test_score"])
+    np.testing.assert_array_equal(ours.predict(K[:20]), theirs.predict(K[:20]))
+    cross_validate = svmx.model_selection.cross_validate
+    np.testing.assert_array_equal(
+        cross_validate(model, K, y, cv=folds)["test_score"],
+        cross_validate(svmx.SVC(kernel="linear"), X, y, cv=folds)["test_score"])
+
+
+def test_precomputed_kernel_must_be_square(iris):
+    X, y = iris
+    with pytest.raises(ValueError, match="square kernel matrix"):
+        GridSearch(svmx.SVC(kernel="precomputed"), {"C": [1.0]}, cv=3).fit(X[:, :3], y)
+
+
 def test_search_delegates_to_the_best_estimator(iris):
     X, y = iris
     plain = GridSearch(svmx.SVC(), {"C": [1.0, 10.0]}, cv=3).fit(X, y)
