@@ -35,6 +35,7 @@ __all__ = [
     "OneToOneFeatureMixin",
     "available_if",
     "one_to_one_feature_names",
+    "score_truth",
 ]
 
 
@@ -256,6 +257,34 @@ class OneToOneFeatureMixin:
         return one_to_one_feature_names(self, input_features)
 
 
+def score_truth(y: Any, n_predicted: int, dtype: Any = None) -> np.ndarray:
+    """The true values a score compares `n_predicted` predictions with, as a 1-D array.
+
+    A column vector (n, 1) is read as its one column, as scikit-learn's metrics
+    read it; anything else that is not n values raises ValueError (numpy would
+    broadcast (n, 1) against (n,) into n x n comparisons: a silently wrong score).
+
+    Examples
+    --------
+    >>> score_truth([[1], [2]], 2).tolist()
+    [1, 2]
+    >>> score_truth([1, 2, 3], 2)
+    Traceback (most recent call last):
+    ...
+    ValueError: y has 3 values but there are 2 predictions (one per row of X)
+    """
+    truth = np.asarray(y, dtype=dtype)
+    if truth.ndim == 2 and truth.shape[1] == 1:
+        truth = truth.ravel()
+    if truth.ndim != 1:
+        raise ValueError(f"y must be 1-D (or a column vector); got an array of shape "
+                         f"{truth.shape}")
+    if truth.shape[0] != n_predicted:
+        raise ValueError(f"y has {truth.shape[0]} values but there are {n_predicted} "
+                         f"predictions (one per row of X)")
+    return truth
+
+
 class ClassifierMixin:
     """Accuracy as the score; scikit-learn sees a classifier."""
 
@@ -264,7 +293,8 @@ class ClassifierMixin:
     def score(self, X: Any, y: Any, sample_weight: Any = None) -> float:
         """Mean accuracy of ``predict(X)`` against `y` (weighted by `sample_weight`)."""
         predicted = self.predict(X)
-        return float(np.average(predicted == np.asarray(y), weights=sample_weight))
+        truth = score_truth(y, predicted.shape[0])
+        return float(np.average(predicted == truth, weights=sample_weight))
 
     def __sklearn_tags__(self):
         from sklearn.utils import ClassifierTags
@@ -283,8 +313,8 @@ class RegressorMixin:
 
     def score(self, X: Any, y: Any, sample_weight: Any = None) -> float:
         """R^2 of ``predict(X)`` against `y` (weighted by `sample_weight`)."""
-        truth = np.asarray(y, dtype=np.float64)
         predicted = self.predict(X)
+        truth = score_truth(y, predicted.shape[0], np.float64)
         residual = np.average((truth - predicted) ** 2, weights=sample_weight)
         spread = np.average((truth - np.average(truth, weights=sample_weight)) ** 2,
                             weights=sample_weight)

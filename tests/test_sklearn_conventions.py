@@ -183,3 +183,15 @@ def test_get_params_follows_a_replaced_init():
     Subclass.__init__ = init
     assert Subclass().get_params() == {"C": 1.0, "extra": 2}
     assert "kernel" in SVC().get_params()
+
+
+@pytest.mark.parametrize("name", ["SVC", "NuSVC", "SVR", "NuSVR"])
+def test_score_reads_a_column_vector_y_as_its_column(name):
+    # numpy would compare (n,) predictions with (n, 1) truth as an n x n table: a
+    # silently wrong score (SVC scored 0.33 on data it fits perfectly).
+    model = _fit(name, X)
+    assert model.score(X, Y[:, None]) == model.score(X, Y)
+    with pytest.raises(ValueError, match="1-D"):
+        model.score(X, np.c_[Y, Y])
+    with pytest.raises(ValueError, match="5 values but there are 6 predictions"):
+        model.score(X, Y[:5])

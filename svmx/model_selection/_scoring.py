@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from svmx._estimator import score_truth
 from svmx._sklearn_compat import SKLEARN_INSTALLED, sklearn_scorer
 
 __all__ = ["PREDICTION_METRICS", "SCORERS", "Scorer", "accepts_sample_weight",
@@ -33,13 +34,15 @@ def _weights(kwargs: dict[str, Any]) -> Any:
 
 
 def _accuracy(estimator: Any, X: Any, y: Any, **kwargs: Any) -> float:
-    hits = np.asarray(estimator.predict(X)) == np.asarray(y)
+    predicted = np.asarray(estimator.predict(X))
+    hits = predicted == score_truth(y, predicted.shape[0])
     return float(np.average(hits, weights=_weights(kwargs)))
 
 
 def _balanced_accuracy(estimator: Any, X: Any, y: Any, **kwargs: Any) -> float:
-    truth = np.asarray(y)
-    hits = np.asarray(estimator.predict(X)) == truth
+    predicted = np.asarray(estimator.predict(X))
+    truth = score_truth(y, predicted.shape[0])
+    hits = predicted == truth
     classes, codes = np.unique(truth, return_inverse=True)
     weights = np.ones(len(truth)) if _weights(kwargs) is None else np.asarray(_weights(kwargs))
     per_class = np.bincount(codes, weights * hits, len(classes))
@@ -48,7 +51,8 @@ def _balanced_accuracy(estimator: Any, X: Any, y: Any, **kwargs: Any) -> float:
 
 
 def _residuals(estimator: Any, X: Any, y: Any) -> np.ndarray:
-    return np.asarray(estimator.predict(X), dtype=np.float64) - np.asarray(y, np.float64)
+    predicted = np.asarray(estimator.predict(X), dtype=np.float64)
+    return predicted - score_truth(y, predicted.shape[0], np.float64)
 
 
 def _neg_mean_squared_error(estimator: Any, X: Any, y: Any, **kwargs: Any) -> float:
@@ -64,8 +68,10 @@ def _neg_mean_absolute_error(estimator: Any, X: Any, y: Any, **kwargs: Any) -> f
 
 
 def _r2(estimator: Any, X: Any, y: Any, **kwargs: Any) -> float:
-    y = np.asarray(y, dtype=np.float64)
     weights = _weights(kwargs)
+    y = np.asarray(y, dtype=np.float64)
+    if y.ndim == 2 and y.shape[1] == 1:
+        y = y.ravel()
     unexplained = float(np.average(_residuals(estimator, X, y) ** 2, weights=weights))
     total = float(np.average((y - np.average(y, weights=weights)) ** 2, weights=weights))
     if total == 0.0:

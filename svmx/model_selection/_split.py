@@ -144,7 +144,10 @@ class KFold(_BaseKFold):
 
 
 def _class_codes_in_order_of_appearance(y: Any, n_samples: int) -> np.ndarray:
-    labels = check_labels(y, "y")
+    labels = np.asarray(y)
+    if labels.ndim == 2 and labels.shape[1] == 1:  # a column vector, as scikit-learn takes
+        labels = labels.ravel()
+    labels = check_labels(labels, "y")
     if labels.shape[0] != n_samples:
         raise ValueError(f"y has {labels.shape[0]} labels but X has {n_samples} rows")
     if labels.dtype.kind == "f" and not np.all(np.isfinite(labels) & (labels == np.round(labels))):

@@ -1,6 +1,7 @@
 """cross_validate, scorers, cloning and the progress bar."""
 
 import io
+import warnings
 
 import numpy as np
 import pytest
@@ -224,3 +225,40 @@ def test_runs_sequentially_without_joblib(iris, monkeypatch, capsys):
     result = cross_validate(SVC(), X, y, cv=3, n_jobs=2, verbose=True)
     np.testing.assert_array_equal(result["test_score"], expected)
     assert capsys.readouterr().err.endswith("3/3\n")
+
+
+@pytest.mark.parametrize("share_kernels", [True, False])
+@pytest.mark.parametrize("scoring", [None, "accuracy", "balanced_accuracy"])
+def test_a_column_vector_y_scores_as_its_column(share_kernels, scoring):
+    from sklearn.datasets import load_iris
+
+    import svmx
+    from svmx.model_selection import GridSearch, cross_validate
+
+    X, y = load_iris(return_X_y=True)
+    grid = {"C": [0.1, 10.0], "gamma": [0.1, 1.0]}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the fits' DataConversionWarning
+        column = cross_validate(svmx.SVC(), X, y[:, None], cv=3, scoring=scoring,
+                                share_kernels=share_kernels)["test_score"]
+        search = GridSearch(svmx.SVC(), grid, cv=3, scoring=scoring,
+                            share_kernels=share_kernels).fit(X, y[:, None])
+    np.testing.assert_array_equal(column, cross_validate(
+        svmx.SVC(), X, y, cv=3, scoring=scoring, share_kernels=share_kernels)["test_score"])
+    assert column.min() > 0.9
+    np.testing.assert_array_equal(
+        search.cv_results_["mean_test_score"],
+        GridSearch(svmx.SVC(), grid, cv=3, scoring=scoring,
+                   share_kernels=share_kernels).fit(X, y).cv_results_["mean_test_score"])
+
+
+@pytest.mark.parametrize("name", ["accuracy", "balanced_accuracy", "neg_mean_squared_error",
+                                  "neg_mean_absolute_error", "r2"])
+def test_builtin_scorers_read_a_column_vector_y_as_its_column(name):
+    # The scorers svmx serves without scikit-learn.
+    from svmx import SVC
+    from svmx.model_selection._scoring import SCORERS
+
+    X, y = load_iris(return_X_y=True)
+    model = SVC().fit(X, y)
+    assert SCORERS[name](model, X, y[:, None]) == SCORERS[name](model, X, y)
