@@ -30,12 +30,10 @@ float64 problem's optimum would undo what SMO does.
 from __future__ import annotations
 
 import numpy as np
-from scipy.linalg.blas import dgemv
-from scipy.linalg.lapack import dpotrf, dpotri
 
-from svmx._newton_walk import newton_walk
+from svmx._newton_walk import free_gradient, newton_walk, spd_inverse
 
-__all__ = ["newton_steps", "problem_gradient"]
+__all__ = ["newton_steps"]
 
 #: The ridge's first value relative to the mean diagonal of Q_FF, its growth when the
 #: Cholesky factorisation fails (an ill-conditioned block, indefinite through rounding),
@@ -52,26 +50,8 @@ def _as_smo_sees(block: np.ndarray) -> np.ndarray:
     return block.astype(np.float32).astype(np.float64)
 
 
-def problem_gradient(gram: np.ndarray, rows: np.ndarray, labels: np.ndarray,
-                     p: np.ndarray, alpha: np.ndarray) -> np.ndarray:
-    """Q alpha + p for Q_ab = labels_a labels_b K[rows_a, rows_b], K in float32.
-
-    Examples
-    --------
-    >>> gram = np.array([[2.0, 1.0], [1.0, 2.0]])
-    >>> problem_gradient(gram, np.array([0, 1]), np.array([1.0, -1.0]),
-    ...                  np.array([-1.0, -1.0]), np.array([1.0, 1.0])).tolist()
-    [0.0, 0.0]
-    """
-    weights = labels * alpha
-    used = np.flatnonzero(weights)
-    if used.size == 0:
-        return np.array(p, dtype=np.float64)
-    return labels * (_as_smo_sees(gram[np.ix_(rows, rows[used])]) @ weights[used]) + p
-
-
 def _inverse(block: np.ndarray) -> np.ndarray | None:
-    """The lower triangle (Fortran order; the upper is left as it was) of
+    """The lower triangle (Fortran order; the upper one is scratch) of
     (block + ridge I)^-1 for the smallest ridge with which Cholesky succeeds."""
     scale = float(np.mean(np.diag(block)))
     scale = scale if scale > 0 else 1.0
@@ -80,11 +60,8 @@ def _inverse(block: np.ndarray) -> np.ndarray | None:
     while ridge <= RIDGE_LIMIT:
         shifted = np.array(block, order="F")
         shifted[diagonal] += ridge * scale
-        factor, info = dpotrf(shifted, lower=True, overwrite_a=True, clean=False)
-        if info == 0:
-            inverse, info = dpotri(factor, lower=True, overwrite_c=True)
-            if info == 0:
-                return inverse
+        if spd_inverse(shifted) == 0:
+            return shifted
         ridge *= RIDGE_GROWTH
     return None
 
@@ -122,11 +99,11 @@ def newton_steps(gram: np.ndarray, rows: np.ndarray, labels: np.ndarray, p: np.n
     weights = labels * alpha
     used = np.flatnonzero(weights)
     y = labels[free]
-    # scipy's BLAS, as the factorisation: numpy's OpenBLAS is a second thread pool, whose
-    # workers, spinning after a product, starve the factorisation's (30 s for what takes
-    # 0.15 s on one pool).
-    g = y * dgemv(1.0, _as_smo_sees(gram[np.ix_(rows[free], rows[used])]),
-                  weights[used]) + p[free]
+    # Compiled and on this thread, as the inverse and the steps (svmx._newton_walk):
+    # OpenBLAS's threads wait on a busy core, or on numpy's own pool.
+    rows = np.ascontiguousarray(rows, dtype=np.intp)
+    g = y * free_gradient(np.ascontiguousarray(gram, dtype=np.float64), rows[free],
+                          rows[used], np.ascontiguousarray(weights[used])) + p[free]
     block = _as_smo_sees(gram[np.ix_(rows[free], rows[free])]) * np.outer(y, y)
     inverse = _inverse(block)
     if inverse is None:

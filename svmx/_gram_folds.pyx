@@ -47,7 +47,7 @@ cdef int NEWTON_STEPS = 100000
 cdef int NEWTON_ROUNDS = 200
 cdef double NEWTON_WORK_RATIO = 100.0
 # ... and wait for this much SMO work in any case (pair updates times variables): a round
-# of steps has a fixed cost (Python, LAPACK's set-up) of about 0.1-1 ms, which small
+# of steps has a fixed cost (Python, the factorisation's set-up) of about 0.1-1 ms, which small
 # problems' SMO passes undercut (heart_scale folds at C = 2^15: 400-1,000 updates of 216
 # variables took longer with steps than without).
 cdef double NEWTON_MIN_WORK = 2e6

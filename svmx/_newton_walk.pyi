@@ -3,6 +3,13 @@
 import numpy as np
 from numpy.typing import NDArray
 
+def spd_inverse(a: NDArray[np.float64]) -> int: ...
+def free_gradient(
+    gram: NDArray[np.float64],
+    free_rows: NDArray[np.intp],
+    used_rows: NDArray[np.intp],
+    weights: NDArray[np.float64],
+) -> NDArray[np.float64]: ...
 def newton_walk(
     inverse: NDArray[np.float64],
     block: NDArray[np.float64],

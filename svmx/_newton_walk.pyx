@@ -1,26 +1,258 @@
 # cython: language_level=3, cdivision=True
-"""The steps of `svmx._free_set_newton` once the free block is factorised, compiled.
+"""The dense linear algebra of `svmx._free_set_newton`, compiled and single-threaded.
 
-Each step costs a few passes over the free block and its inverse (symmetric
-matrix-vector products and a rank-one downdate, through scipy's BLAS); in Python the
-dozens of small vector operations around them cost more than the products.
+- `spd_inverse`: the inverse of the regularised free block (Cholesky, then the
+  inverse of the factor, then its product), by 64 x 64 tiles: the tiles' products
+  go to scipy's BLAS ``dgemm``, whose OpenBLAS runs a product of at most 64^3 terms
+  on the calling thread, and the diagonal tiles' factorisations to small loops here;
+- `newton_walk`: the steps once the block is inverted (symmetric matrix-vector
+  products and a rank-one downdate per variable that reaches its bound);
+- `free_gradient`: the free variables' gradient from the shared Gram matrix.
+
+None of it starts a thread. OpenBLAS's threaded LAPACK and level-2 calls (dpotrf and
+dpotri, dsymv, dsyr, dgemv of order 1,000) wait on a worker that a busy core does not
+run, or that numpy's own OpenBLAS pool starves: measured with another process on one of
+two cores, a 256 x 256 dpotrf + dpotri took 860 ms (median) against 1.5 ms on one
+thread, and a grid search on svmguide1 spent 4.6 of its 6.1 s there.
 """
 
 import numpy as np
 
-from scipy.linalg.cython_blas cimport dsymv, dsyr
+from scipy.linalg.cython_blas cimport dgemm
 
-__all__ = ["newton_walk"]
+__all__ = ["free_gradient", "newton_walk", "spd_inverse"]
+
+# Tiles of the blocked inverse: a product of two tiles is at most TILE^3 = 262,144
+# multiply-adds, which OpenBLAS's dgemm runs on the calling thread.
+cdef enum:
+    TILE = 64
+
+cdef extern from *:
+    """
+    #include <math.h>
+    /* out = M x + beta out for M symmetric, read from its lower triangle (column-major,
+       leading dimension n): column j adds M[j+1:, j] x_j below the diagonal and
+       M[j+1:, j]'x[j+1:] to out_j. */
+    static void svmx_symv_lower(int n, const double* m, const double* x, double beta,
+                                double* out) {
+        int i, j;
+        for (i = 0; i < n; i++) out[i] = beta == 0.0 ? 0.0 : beta * out[i];
+        for (j = 0; j < n; j++) {
+            const double* column = m + (long long)j * n;
+            double xj = x[j], s = column[j] * xj;
+            _Pragma("omp simd reduction(+:s)")
+            for (i = j + 1; i < n; i++) {
+                out[i] += column[i] * xj;
+                s += column[i] * x[i];
+            }
+            out[j] += s;
+        }
+    }
+    /* The lower triangle of M += scale x x' (column-major, leading dimension n). */
+    static void svmx_syr_lower(int n, double scale, const double* x, double* m) {
+        int i, j;
+        for (j = 0; j < n; j++) {
+            double* column = m + (long long)j * n;
+            double factor = scale * x[j];
+            if (factor == 0.0) continue;
+            _Pragma("omp simd")
+            for (i = j; i < n; i++) column[i] += factor * x[i];
+        }
+    }
+    /* The Cholesky factor L (lower, in place) of an m x m tile (leading dimension ld);
+       returns 0, or j + 1 when the leading minor of order j + 1 is not positive. */
+    static int svmx_potrf_tile(int m, double* a, int ld) {
+        int i, j, k;
+        for (j = 0; j < m; j++) {
+            double* column = a + (long long)j * ld;
+            for (k = 0; k < j; k++) {
+                const double* left = a + (long long)k * ld;
+                double factor = left[j];
+                _Pragma("omp simd")
+                for (i = j; i < m; i++) column[i] -= factor * left[i];
+            }
+            if (!(column[j] > 0.0) || !isfinite(column[j])) return j + 1;
+            column[j] = sqrt(column[j]);
+            double scale = 1.0 / column[j];
+            _Pragma("omp simd")
+            for (i = j + 1; i < m; i++) column[i] *= scale;
+        }
+        return 0;
+    }
+    /* out = L^-1 for a lower triangular m x m tile L (leading dimensions ld, ld_out),
+       column by column by forward substitution; out's upper triangle is zeroed. */
+    static void svmx_trtri_tile(int m, const double* l, int ld, double* out, int ld_out) {
+        int i, j, k;
+        for (j = 0; j < m; j++) {
+            double* x = out + (long long)j * ld_out;
+            for (i = 0; i < m; i++) x[i] = 0.0;
+            x[j] = 1.0;
+            for (k = j; k < m; k++) {
+                const double* column = l + (long long)k * ld;
+                double value = x[k] / column[k];
+                x[k] = value;
+                _Pragma("omp simd")
+                for (i = k + 1; i < m; i++) x[i] -= column[i] * value;
+            }
+        }
+    }
+    """
+    void symv_lower "svmx_symv_lower"(int n, const double* m, const double* x, double beta,
+                                      double* out) noexcept nogil
+    void syr_lower "svmx_syr_lower"(int n, double scale, const double* x,
+                                    double* m) noexcept nogil
+    int potrf_tile "svmx_potrf_tile"(int m, double* a, int ld) noexcept nogil
+    void trtri_tile "svmx_trtri_tile"(int m, const double* l, int ld, double* out,
+                                      int ld_out) noexcept nogil
 
 
-cdef inline void add_symmetric_times(int n, const double* matrix, const double* x,
-                                     double beta, double* out) noexcept nogil:
-    """out = matrix x + beta out, `matrix` symmetric, read from its lower triangle
-    (column-major, leading dimension n)."""
-    cdef char lower = b"L"
-    cdef int one = 1
-    cdef double alpha = 1.0
-    dsymv(&lower, &n, &alpha, <double*> matrix, &n, <double*> x, &one, &beta, out, &one)
+cdef inline void tile_product(char trans_a, char trans_b, int m, int n, int k, double alpha,
+                              const double* a, int lda, const double* b, int ldb,
+                              double beta, double* c, int ldc) noexcept nogil:
+    """c = alpha op(a) op(b) + beta c through dgemm (m, n, k <= TILE: one thread)."""
+    dgemm(&trans_a, &trans_b, &m, &n, &k, &alpha, <double*> a, &lda, <double*> b, &ldb,
+          &beta, c, &ldc)
+
+
+cdef inline double* tile_at(double* a, int n, int i, int j) noexcept nogil:
+    return a + <long long> i * TILE + <long long> j * TILE * n
+
+
+cdef inline int tile_size(int n, int i) noexcept nogil:
+    return min(TILE, n - i * TILE)
+
+
+cdef int invert_in_place(int n, double* a, double* diagonal_inverses,
+                         double* scratch) noexcept nogil:
+    """The lower triangle of A^-1 over A's (column-major, n x n, symmetric positive
+    definite; lower triangle read). Returns 0, or the order of the first leading minor
+    found not positive (A is then garbage). `diagonal_inverses` holds one TILE x TILE
+    tile per diagonal tile, `scratch` one tile."""
+    cdef int tiles = (n + TILE - 1) // TILE
+    cdef int i, j, k, m_i, m_j, m_k, r, c, info
+    cdef double* inverse_kk
+    # 1. A = L L' by tiles: factor the diagonal tile, turn the tiles below it into
+    # L_ik = A_ik L_kk^-T, take their products from the trailing tiles.
+    for k in range(tiles):
+        m_k = tile_size(n, k)
+        info = potrf_tile(m_k, tile_at(a, n, k, k), n)
+        if info != 0:
+            return k * TILE + info
+        inverse_kk = diagonal_inverses + <long long> k * TILE * TILE
+        trtri_tile(m_k, tile_at(a, n, k, k), n, inverse_kk, TILE)
+        for i in range(k + 1, tiles):
+            m_i = tile_size(n, i)
+            tile_product(b"N", b"T", m_i, m_k, m_k, 1.0, tile_at(a, n, i, k), n,
+                         inverse_kk, TILE, 0.0, scratch, TILE)
+            for c in range(m_k):
+                for r in range(m_i):
+                    tile_at(a, n, i, k)[r + <long long> c * n] = scratch[r + c * TILE]
+        for i in range(k + 1, tiles):
+            m_i = tile_size(n, i)
+            for j in range(k + 1, i + 1):
+                tile_product(b"N", b"T", m_i, tile_size(n, j), m_k, -1.0,
+                             tile_at(a, n, i, k), n, tile_at(a, n, j, k), n, 1.0,
+                             tile_at(a, n, i, j), n)
+    # 2. W = L^-1 in place, tile row by tile row, each row's tiles left to right (W_ij
+    # reads L_ik for k >= j only): W_ij = -L_ii^-1 sum_{k=j}^{i-1} L_ik W_kj.
+    for i in range(1, tiles):
+        m_i = tile_size(n, i)
+        for j in range(i):
+            m_j = tile_size(n, j)
+            tile_product(b"N", b"N", m_i, m_j, m_j, 1.0, tile_at(a, n, i, j), n,
+                         diagonal_inverses + <long long> j * TILE * TILE, TILE, 0.0,
+                         scratch, TILE)
+            for k in range(j + 1, i):
+                tile_product(b"N", b"N", m_i, m_j, tile_size(n, k), 1.0,
+                             tile_at(a, n, i, k), n, tile_at(a, n, k, j), n, 1.0,
+                             scratch, TILE)
+            tile_product(b"N", b"N", m_i, m_j, m_i, -1.0,
+                         diagonal_inverses + <long long> i * TILE * TILE, TILE,
+                         scratch, TILE, 0.0, tile_at(a, n, i, j), n)
+    for k in range(tiles):  # the diagonal tiles of W, upper triangles zero
+        m_k = tile_size(n, k)
+        for c in range(m_k):
+            for r in range(m_k):
+                tile_at(a, n, k, k)[r + <long long> c * n] = \
+                    diagonal_inverses[<long long> k * TILE * TILE + r + c * TILE]
+    # 3. A^-1 = W'W, lower tiles in place, rows top-down and each row left to right:
+    # X_ij = sum_{k>=i} W_ki' W_kj reads rows >= i and, of row i, W_ij and W_ii.
+    for i in range(tiles):
+        m_i = tile_size(n, i)
+        for j in range(i + 1):
+            m_j = tile_size(n, j)
+            for k in range(i, tiles):
+                tile_product(b"T", b"N", m_i, m_j, tile_size(n, k), 1.0,
+                             tile_at(a, n, k, i), n, tile_at(a, n, k, j), n,
+                             0.0 if k == i else 1.0, scratch, TILE)
+            for c in range(m_j):
+                for r in range(m_i):
+                    tile_at(a, n, i, j)[r + <long long> c * n] = scratch[r + c * TILE]
+    return 0
+
+
+def spd_inverse(double[::1, :] a):
+    """Overwrite the lower triangle of `a` (symmetric positive definite, column-major;
+    its lower triangle is read) with that of its inverse; returns 0, or the order of
+    the first leading minor found not positive (`a` is then overwritten with garbage).
+
+    Examples
+    --------
+    >>> a = np.array([[4.0, 2.0], [2.0, 3.0]], order="F")
+    >>> spd_inverse(a)
+    0
+    >>> np.tril(a).round(6).tolist()
+    [[0.375, 0.0], [-0.25, 0.5]]
+    >>> spd_inverse(np.array([[1.0, 2.0], [2.0, 1.0]], order="F"))
+    2
+    """
+    cdef int n = a.shape[0]
+    if a.shape[1] != n:
+        raise ValueError(f"spd_inverse: a must be square; got shape {tuple(a.shape)[:2]}")
+    if n == 0:
+        return 0
+    cdef int tiles = (n + TILE - 1) // TILE
+    cdef double[::1] diagonal_inverses = np.empty(tiles * TILE * TILE)
+    cdef double[::1] scratch = np.empty(TILE * TILE)
+    cdef int info
+    with nogil:
+        info = invert_in_place(n, &a[0, 0], &diagonal_inverses[0], &scratch[0])
+    return info
+
+
+def free_gradient(const double[:, ::1] gram, const Py_ssize_t[::1] free_rows,
+                  const Py_ssize_t[::1] used_rows, const double[::1] weights):
+    """sum_j K[free_rows_i, used_rows_j] weights_j with K = `gram` rounded to float32
+    (as SMO's kernel cache holds it), for every i.
+
+    Examples
+    --------
+    >>> gram = np.array([[2.0, 1.0], [1.0, 2.0]])
+    >>> free_gradient(gram, np.array([0, 1]), np.array([1]), np.array([3.0])).tolist()
+    [3.0, 6.0]
+    """
+    cdef Py_ssize_t n_free = free_rows.shape[0], n_used = used_rows.shape[0], i, j
+    cdef Py_ssize_t n = gram.shape[0]
+    if used_rows.shape[0] != weights.shape[0]:
+        raise ValueError("free_gradient: used_rows and weights must have the same length")
+    for j in range(n_used):
+        if not 0 <= used_rows[j] < n or gram.shape[1] != n:
+            raise ValueError("free_gradient: used_rows must index the square gram")
+    for i in range(n_free):
+        if not 0 <= free_rows[i] < n:
+            raise ValueError("free_gradient: free_rows must index the gram")
+    out = np.zeros(n_free)
+    cdef double[::1] result = out
+    cdef const double* row
+    cdef double total
+    with nogil:
+        for i in range(n_free):
+            row = &gram[free_rows[i], 0]
+            total = 0.0
+            for j in range(n_used):
+                total = total + <double> (<float> row[used_rows[j]]) * weights[j]
+            result[i] = total
+    return out
 
 
 cdef long walk(int n, double* inverse, const double* block, double* g, double* y,
@@ -28,12 +260,11 @@ cdef long walk(int n, double* inverse, const double* block, double* g, double* y
                double* solved_g, double* solved_y, double* direction, double* delta,
                long max_steps) noexcept nogil:
     cdef long step = 0
-    cdef int k, i, blocking, n_active = n, one = 1
+    cdef int k, i, blocking, n_active = n
     cdef double curvature_y, along, shift, slope, length, room, moved, scale
-    cdef char lower = b"L"
     while step < max_steps:
-        add_symmetric_times(n, inverse, g, 0.0, solved_g)
-        add_symmetric_times(n, inverse, y, 0.0, solved_y)
+        symv_lower(n, inverse, g, 0.0, solved_g)
+        symv_lower(n, inverse, y, 0.0, solved_y)
         curvature_y = 0.0
         along = 0.0
         for k in range(n):
@@ -74,7 +305,7 @@ cdef long walk(int n, double* inverse, const double* block, double* g, double* y
                 moved = limit[k] if direction[k] > 0 else 0.0
             delta[k] = moved - present[k]
             present[k] = moved
-        add_symmetric_times(n, block, delta, 1.0, g)  # the gradient follows the step
+        symv_lower(n, block, delta, 1.0, g)  # the gradient follows the step
         step += 1
         if blocking < 0 or n_active <= 2:
             break
@@ -84,7 +315,7 @@ cdef long walk(int n, double* inverse, const double* block, double* g, double* y
         for i in range(n):
             delta[i] = inverse[blocking + i * n] if i < blocking else inverse[i + blocking * n]
         scale = -1.0 / delta[blocking]
-        dsyr(&lower, &n, &scale, delta, &one, inverse, &n)
+        syr_lower(n, scale, delta, inverse)
         for i in range(n):
             inverse[blocking + i * n] = 0.0
             inverse[i + blocking * n] = 0.0

@@ -148,3 +148,44 @@ def test_seeded_regression_folds_at_large_c_stop_at_the_gap_in_few_updates():
         assert abs(objectives[0] - objectives[1]) <= 1e-3 * abs(objectives[1])
     assert cold_iter.sum() > 100_000
     assert warm_iter.sum() < cold_iter.sum() / 5
+
+
+@pytest.mark.parametrize("n", [1, 5, 63, 64, 65, 128, 130, 200])
+def test_spd_inverse_is_the_inverse_across_tile_edges(n):
+    # 64 x 64 tiles: orders at, below and above their edges.
+    from svmx._newton_walk import spd_inverse
+
+    rng = np.random.default_rng(n)
+    factor = rng.normal(size=(n, n + 2))
+    matrix = factor @ factor.T + 1e-2 * np.eye(n)
+    inverse = np.array(matrix, order="F")
+    assert spd_inverse(inverse) == 0
+    expected = np.linalg.inv(matrix)
+    np.testing.assert_allclose(np.tril(inverse), np.tril(expected),
+                               atol=1e-10 * np.abs(expected).max())
+
+
+@pytest.mark.parametrize("n, bad", [(3, 1), (70, 66), (130, 129)])
+def test_spd_inverse_names_the_first_minor_that_is_not_positive(n, bad):
+    from svmx._newton_walk import spd_inverse
+
+    matrix = np.eye(n, order="F")
+    matrix[bad - 1, bad - 1] = -1.0
+    assert spd_inverse(matrix) == bad
+    nan = np.eye(n, order="F")
+    nan[bad - 1, bad - 1] = np.nan
+    assert spd_inverse(nan) == bad
+
+
+def test_free_gradient_reads_the_gram_as_smo_sees_it():
+    from svmx._newton_walk import free_gradient
+
+    gram, _ = _problem(40)
+    rng = np.random.default_rng(1)
+    free, used = rng.permutation(40)[:15], rng.permutation(40)[:25]
+    weights = rng.normal(size=25)
+    expected = gram[np.ix_(free, used)].astype(np.float32).astype(np.float64) @ weights
+    np.testing.assert_allclose(free_gradient(gram, free, used, weights), expected,
+                               rtol=1e-13, atol=1e-13)
+    with pytest.raises(ValueError, match="index"):
+        free_gradient(gram, free, np.array([40]), np.ones(1))
