@@ -1,8 +1,8 @@
-"""``python -m svmx``: the svmx command line (see :mod:`svmx.cli`)."""
+"""``python -m svmx``: the svmx command line (see :mod:`svmx.cli` and `svmx._command`)."""
 
 import sys
 
-from svmx.cli import main
+from svmx._command import run
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run())

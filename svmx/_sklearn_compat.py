@@ -10,6 +10,11 @@ from ``sklearn.base.TransformerMixin`` (``set_output``). Without scikit-learn
 the names below are plain ``object`` and svmx's built-in base supplies the
 protocol; nothing else in svmx imports scikit-learn at import time.
 
+``SVMX_SKLEARN=0`` in the environment (read once, when svmx's estimators are first
+imported) leaves scikit-learn out although it is installed: importing it takes most of
+a second, which the ``svmx`` command (whose estimators never meet scikit-learn's
+machinery) sets this to save on every call. Any other value, or none, uses it.
+
 Examples
 --------
 >>> from svmx._sklearn_compat import SKLEARN_INSTALLED, SklearnBaseEstimator
@@ -19,6 +24,7 @@ True
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 __all__ = [
@@ -29,6 +35,8 @@ __all__ = [
 ]
 
 try:
+    if os.environ.get("SVMX_SKLEARN", "").strip() == "0":
+        raise ImportError("scikit-learn left out: SVMX_SKLEARN=0")
     from sklearn.base import BaseEstimator as SklearnBaseEstimator
     from sklearn.base import TransformerMixin as SklearnTransformerMixin
 except ImportError:  # scikit-learn is optional

@@ -14,22 +14,23 @@ usage: svmx demo [--output PATH] [-j n_jobs]
 
 from __future__ import annotations
 
+import importlib
 import sys
 from collections.abc import Sequence
-from types import ModuleType
 
-from svmx._cli import demo, grid, predict, scale, train
 from svmx._cli._options import CommandError, normalise_argv, value_options
 from svmx._version import __version__
 
 __all__ = ["main"]
 
-COMMANDS: dict[str, ModuleType] = {
-    "train": train,
-    "predict": predict,
-    "scale": scale,
-    "grid": grid,
-    "demo": demo,
+# Each command's module, imported when it runs: a call pays only for what it uses
+# (`svmx predict` does not import the grid search's machinery).
+COMMANDS: dict[str, str] = {
+    "train": "svmx._cli.train",
+    "predict": "svmx._cli.predict",
+    "scale": "svmx._cli.scale",
+    "grid": "svmx._cli.grid",
+    "demo": "svmx._cli.demo",
 }
 
 SUMMARIES = {
@@ -92,7 +93,7 @@ def main(argv: Sequence[str] | None = None) -> int:
               file=sys.stderr)
         return 2
     prog = f"svmx {name}"
-    command = COMMANDS[name]
+    command = importlib.import_module(COMMANDS[name])
     parser = command.make_parser(prog)
     try:
         args = parser.parse_args(normalise_argv(arguments[1:], value_options(parser)))
