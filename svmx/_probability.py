@@ -43,11 +43,11 @@ from svmx._platt_folds import (
     fold_decisions,
     placed,
     seeded_held_out_decisions,
-    seeds_converge,
 )
 from svmx._random import numpy_generator
 from svmx._specs import KernelSpec, Problem, SolveSpec
 from svmx._training import sequential_sum, solve_problem
+from svmx._warm_start import warm_starts_apply
 
 __all__ = [
     "N_FOLDS",
@@ -196,7 +196,10 @@ class PairSigmoids:
             return train_pair(), sigmoid
         pair_log = None if solve.log is None else solve.log.buffered()
         solution = train_pair(log=pair_log)
-        seeds = problem.formulation == "c_svc" and seeds_converge(self.kernel)
+        # A max_iter that stops a fold leaves it where its start led: with one, every
+        # fold starts from zero, as LIBSVM's do (warm_starts_apply).
+        seeds = problem.formulation == "c_svc" and warm_starts_apply(solve.max_iter,
+                                                                     self.kernel)
         seed = np.abs(solution.coef) if seeds else None
         sigmoid = self.fit(rows, problem, solve, order, seed, on)
         if pair_log is not None:

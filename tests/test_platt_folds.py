@@ -197,3 +197,19 @@ def test_the_lazy_gram_path_gives_the_kernel_paths_values(monkeypatch, name):
     monkeypatch.setattr(platt_folds, "lazy_gram_fits", lambda *args: False)
     via_kernel = seeded_held_out_decisions(X, rows, problem, kernel, SOLVE, plan, seed)
     np.testing.assert_allclose(via_lazy, via_kernel, rtol=0, atol=1e-5 if shares else 0)
+
+
+@pytest.mark.filterwarnings("ignore::svmx.ConvergenceWarning")
+@pytest.mark.parametrize("max_iter", [10, 20])
+def test_with_max_iter_the_folds_start_from_zero_as_libsvms(max_iter):
+    # A max_iter that stops a fold leaves it where its start led: a fold seeded from
+    # its pair stopped elsewhere than LIBSVM's from zero (heart_scale, max_iter=20:
+    # probabilities 0.31 apart).
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(200, 6))
+    y = np.where(X[:, 0] + 0.5 * rng.normal(size=200) > 0, 1, -1)
+    auto = svmx.SVC(probability=True, max_iter=max_iter, random_state=0).fit(X, y)
+    libsvm = svmx.SVC(probability=True, max_iter=max_iter, random_state=0,
+                      solver="smo").fit(X, y)
+    np.testing.assert_allclose(auto.probA_, libsvm.probA_, rtol=1e-6)
+    np.testing.assert_allclose(auto.predict_proba(X), libsvm.predict_proba(X), atol=1e-6)
