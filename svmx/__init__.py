@@ -1,7 +1,8 @@
 """svmx: support vector machines in the style of LIBSVM, compiled with Cython.
 
 The estimators and subpackages are imported on first use (PEP 562), so that the
-``svmx`` command and code that needs one part do not pay for the others.
+``svmx`` command and code that needs one part do not pay for the others; the compiled
+engine is imported with the package.
 
 Examples
 --------
@@ -14,6 +15,10 @@ Examples
 import importlib
 from typing import Any
 
+# The compiled engine is imported now, not on first use: each of its modules fixes the
+# instruction-set level (SVMX_ISA) when it is imported, and all must read it at
+# `import svmx`, so that a later change of the variable changes none of them.
+from svmx import _libsvm  # noqa: F401
 from svmx._config import check_isa_setting, show_config
 from svmx._version import __version__
 
