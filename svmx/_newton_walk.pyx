@@ -20,6 +20,8 @@ import numpy as np
 
 from scipy.linalg.cython_blas cimport dgemm
 
+from svmx._engine.isa cimport isa_level
+
 __all__ = ["free_gradient", "newton_walk", "spd_inverse"]
 
 # Tiles of the blocked inverse: a product of two tiles is at most TILE^3 = 262,144
@@ -32,33 +34,68 @@ cdef extern from *:
     #include <math.h>
     /* out = M x + beta out for M symmetric, read from its lower triangle (column-major,
        leading dimension n): column j adds M[j+1:, j] x_j below the diagonal and
-       M[j+1:, j]'x[j+1:] to out_j. */
-    static void svmx_symv_lower(int n, const double* m, const double* x, double beta,
-                                double* out) {
-        int i, j;
-        for (i = 0; i < n; i++) out[i] = beta == 0.0 ? 0.0 : beta * out[i];
-        for (j = 0; j < n; j++) {
-            const double* column = m + (long long)j * n;
-            double xj = x[j], s = column[j] * xj;
+       M[j+1:, j]'x[j+1:] to out_j. Compiled per instruction set (isa.pxd). */
+    SVMX_MULTIVERSION_VOID(svmx_symv_lower,
+        (int n, const double* m, const double* x, double beta, double* out),
+        (n, m, x, beta, out),
+        long long i, j, size = n;
+        for (i = 0; i < size; i++) out[i] = beta == 0.0 ? 0.0 : beta * out[i];
+        for (j = 0; j < size; j++) {
+            const double* column = m + j * size + j + 1;
+            const double* xs = x + j + 1;
+            double* outs = out + j + 1;
+            long long length = size - j - 1;
+            double xj = x[j], s = m[j * size + j] * xj;
             _Pragma("omp simd reduction(+:s)")
-            for (i = j + 1; i < n; i++) {
-                out[i] += column[i] * xj;
-                s += column[i] * x[i];
+            for (i = 0; i < length; i++) {
+                outs[i] += column[i] * xj;
+                s += column[i] * xs[i];
             }
             out[j] += s;
         }
-    }
+    )
+    /* svmx_symv_lower for two vectors in one pass over M: out1 = M x1, out2 = M x2. */
+    SVMX_MULTIVERSION_VOID(svmx_symv2_lower,
+        (int n, const double* m, const double* x1, const double* x2, double* out1,
+         double* out2),
+        (n, m, x1, x2, out1, out2),
+        long long i, j, size = n;
+        for (i = 0; i < size; i++) out1[i] = out2[i] = 0.0;
+        for (j = 0; j < size; j++) {
+            const double* column = m + j * size + j + 1;
+            const double* as = x1 + j + 1;
+            const double* bs = x2 + j + 1;
+            double* out_a = out1 + j + 1;
+            double* out_b = out2 + j + 1;
+            long long length = size - j - 1;
+            double a = x1[j], b = x2[j], diagonal = m[j * size + j];
+            double s1 = diagonal * a, s2 = diagonal * b;
+            _Pragma("omp simd reduction(+:s1, s2)")
+            for (i = 0; i < length; i++) {
+                out_a[i] += column[i] * a;
+                out_b[i] += column[i] * b;
+                s1 += column[i] * as[i];
+                s2 += column[i] * bs[i];
+            }
+            out1[j] += s1;
+            out2[j] += s2;
+        }
+    )
     /* The lower triangle of M += scale x x' (column-major, leading dimension n). */
-    static void svmx_syr_lower(int n, double scale, const double* x, double* m) {
-        int i, j;
-        for (j = 0; j < n; j++) {
-            double* column = m + (long long)j * n;
+    SVMX_MULTIVERSION_VOID(svmx_syr_lower,
+        (int n, double scale, const double* x, double* m),
+        (n, scale, x, m),
+        long long i, j, size = n;
+        for (j = 0; j < size; j++) {
+            double* column = m + j * size + j;
+            const double* xs = x + j;
+            long long length = size - j;
             double factor = scale * x[j];
             if (factor == 0.0) continue;
             _Pragma("omp simd")
-            for (i = j; i < n; i++) column[i] += factor * x[i];
+            for (i = 0; i < length; i++) column[i] += factor * xs[i];
         }
-    }
+    )
     /* The Cholesky factor L (lower, in place) of an m x m tile (leading dimension ld);
        returns 0, or j + 1 when the leading minor of order j + 1 is not positive. */
     static int svmx_potrf_tile(int m, double* a, int ld) {
@@ -99,6 +136,9 @@ cdef extern from *:
     """
     void symv_lower "svmx_symv_lower"(int n, const double* m, const double* x, double beta,
                                       double* out) noexcept nogil
+    void symv2_lower "svmx_symv2_lower"(int n, const double* m, const double* x1,
+                                        const double* x2, double* out1,
+                                        double* out2) noexcept nogil
     void syr_lower "svmx_syr_lower"(int n, double scale, const double* x,
                                     double* m) noexcept nogil
     int potrf_tile "svmx_potrf_tile"(int m, double* a, int ld) noexcept nogil
@@ -263,8 +303,7 @@ cdef long walk(int n, double* inverse, const double* block, double* g, double* y
     cdef int k, i, blocking, n_active = n
     cdef double curvature_y, along, shift, slope, length, room, moved, scale
     while step < max_steps:
-        symv_lower(n, inverse, g, 0.0, solved_g)
-        symv_lower(n, inverse, y, 0.0, solved_y)
+        symv2_lower(n, inverse, g, y, solved_g, solved_y)
         curvature_y = 0.0
         along = 0.0
         for k in range(n):
@@ -364,3 +403,8 @@ def newton_walk(double[::1, :] inverse, const double[::1, :] block, double[::1] 
                      &active[0], &scratch[0, 0], &scratch[1, 0], &scratch[2, 0],
                      &scratch[3, 0], max_steps)
     return steps
+
+
+# This module's vectorised loops run at the instruction-set level fixed here, at
+# import, as every compiled module of svmx (see svmx._engine.isa).
+_ISA_LEVEL = isa_level()
