@@ -57,9 +57,10 @@ def read_data(path: str, precomputed: bool = False) -> tuple[sp.csr_matrix, np.n
     For a precomputed kernel, each line is ``label 0:serial 1:K(x, x_1) ...``: the serial
     number is dropped and column ``i`` of the result is ``K(x, x_i)``.
     """
+    # svmx cannot train on or predict infinite or NaN values: the file's line is named.
     if not precomputed:
-        return load_svmlight_file(path, zero_based=False)
-    X, y = load_svmlight_file(path, zero_based=True)
+        return load_svmlight_file(path, zero_based=False, finite=True)
+    X, y = load_svmlight_file(path, zero_based=True, finite=True)
     if X.shape[1] == 0 or X[:, 0].nnz != X.shape[0]:
         raise ValueError(
             f"{path}: with a precomputed kernel (-t 4) every line needs 0:serial_number first"

@@ -98,7 +98,7 @@ def gamma_group_predictions(estimator: Any, X: Any, y: np.ndarray, folds: list[t
         previous = None
         for k in increasing:
             params = {"kernel": "precomputed"}
-            if c_values[k] is not None:
+            if c_values[k] is not None and "C" in with_gamma.get_params():
                 params["C"] = 2.0 ** c_values[k]
             model = clone(with_gamma).set_params(**params)
             results[k].append(fit_and_predict_fold(model, K_train, K_test, y_train,

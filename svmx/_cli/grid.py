@@ -259,7 +259,8 @@ def run(args: argparse.Namespace) -> int:
     # Each candidate's folds are svm-train's (grid.py runs a fresh svm-train per candidate);
     # every task's copy of the estimator starts its probability folds from rand()'s start.
     estimator = build_estimator(args, X.shape[1], class_weights(
-        args.weights, classes, lambda message: print(message, file=sys.stderr)),
+        args.weights if classification else [], classes,
+        lambda message: print(message, file=sys.stderr)),
         random_state=GlibcRand())
     if args.n_jobs != 1:  # the tasks run side by side: one thread each, no oversubscription
         estimator.set_params(n_jobs=1)
@@ -270,8 +271,11 @@ def run(args: argparse.Namespace) -> int:
     g_values = coarse_to_fine(args.log2g) if args.log2g is not None else [None]
     candidates = candidate_order(c_values, g_values)
     folds = make_folds(y, args.n_folds, classification)
+    # nu-SVC and one-class SVM have no C: grid.py passes -c on, and svm-train ignores it.
+    takes_c = "C" in estimator.get_params()
     params = [
-        {**({"C": 2.0**c} if c is not None else {}), **({"gamma": 2.0**g} if g is not None else {})}
+        {**({"C": 2.0**c} if c is not None and takes_c else {}),
+         **({"gamma": 2.0**g} if g is not None else {})}
         for c, g in candidates
     ]
     shared = args.share_kernels

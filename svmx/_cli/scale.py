@@ -93,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError("inconsistent lower/upper specification")
     if args.y_limits is not None and not args.y_limits[0] < args.y_limits[1]:
         raise ValueError("inconsistent y_lower/y_upper specification")
-    X, y = load_svmlight_file(args.data_filename, zero_based=False)
+    X, y = load_svmlight_file(args.data_filename, zero_based=False, finite=True)
     if X.shape[1] == 0:  # no feature at all: one implicit-zero (dropped) column prints the same
         X = sp.csr_matrix((X.data, X.indices, X.indptr), shape=(X.shape[0], 1))
     if args.restore_filename:

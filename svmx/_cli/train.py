@@ -53,7 +53,8 @@ def run(args: argparse.Namespace) -> int:
         )
     classifier = is_classifier(args.svm_type)
     classes = np.unique(y).tolist() if classifier else []
-    weights = class_weights(args.weights, classes, _warn)
+    # svm-train reads -wi for the classifiers only (silently ignored otherwise).
+    weights = class_weights(args.weights if classifier else [], classes, _warn)
     # svm-train's rand(), never seeded: the folds of -v and of -b 1's cross-validations.
     rand = GlibcRand()
     # X stays CSR throughout: the engine trains on sparse rows, as svm-train does.

@@ -52,6 +52,8 @@ def load_svmlight_files(
     n_features: int | None = None,
     dtype: Any = np.float64,
     zero_based: bool | str = "auto",
+    *,
+    finite: bool = False,
 ) -> list[Any]:
     """Load several LIBSVM / SVMlight files with a common number of features.
 
@@ -67,6 +69,10 @@ def load_svmlight_files(
     zero_based : bool or 'auto', default='auto'
         Whether column indices start at 0. With 'auto', the files are taken
         as zero-based when any of them uses index 0, else as one-based.
+    finite : bool, default=False
+        Refuse a label or value that is infinite or NaN (``inf``, ``nan``, or a
+        number beyond float64 such as ``1e400``) with a ValueError naming its
+        file and line; svmx's estimators refuse such data in any case.
 
     Returns
     -------
@@ -85,6 +91,12 @@ def load_svmlight_files(
     if isinstance(files, str | bytes) or not isinstance(files, Sequence):
         raise TypeError("files must be a list of paths, binary file objects or bytes")
     parsed = [_parse(source) for source in files]
+    if finite:
+        for p in parsed:
+            if p["first_nonfinite"] is not None:
+                line, token = p["first_nonfinite"]
+                raise ValueError(f"{p['name']}, line {line}: {token!r} is not a finite number "
+                                 "(infinite or NaN)")
     if zero_based == "auto":
         zero_based = any(p["min_index"] == 0 for p in parsed)
     elif not zero_based:
@@ -92,7 +104,8 @@ def load_svmlight_files(
             if p["first_zero_line"]:
                 raise ValueError(
                     f"{p['name']}, line {p['first_zero_line']}: feature index 0 in a one-based "
-                    "file (pass zero_based=True or 'auto' for zero-based indices)"
+                    "file (LIBSVM's features are numbered from 1; in Python, zero_based=True "
+                    "or 'auto' reads a zero-based file)"
                 )
     shift = 0 if zero_based else 1
     needed = max((max(int(p["max_index"]) + 1 - shift, 0) for p in parsed), default=0)
@@ -122,6 +135,8 @@ def load_svmlight_file(
     n_features: int | None = None,
     dtype: Any = np.float64,
     zero_based: bool | str = "auto",
+    *,
+    finite: bool = False,
 ) -> tuple[sp.csr_matrix, np.ndarray]:
     """Load a data file in LIBSVM / SVMlight format.
 
@@ -143,6 +158,10 @@ def load_svmlight_file(
     zero_based : bool or 'auto', default='auto'
         Whether indices start at 0. 'auto' treats the file as zero-based
         if any index is 0, as one-based (LIBSVM's convention) otherwise.
+    finite : bool, default=False
+        Refuse a label or value that is infinite or NaN (``inf``, ``nan``, or a
+        number beyond float64 such as ``1e400``) with a ValueError naming the
+        line; svmx's estimators refuse such data in any case.
 
     Returns
     -------
@@ -170,5 +189,6 @@ def load_svmlight_file(
     ...
     ValueError: <bytes>, line 2: feature indices must be ascending (got 2 after 3)
     """
-    X, y = load_svmlight_files([f], n_features=n_features, dtype=dtype, zero_based=zero_based)
+    X, y = load_svmlight_files([f], n_features=n_features, dtype=dtype, zero_based=zero_based,
+                               finite=finite)
     return X, y

@@ -13,6 +13,7 @@ changes it.
 
 import numpy as np
 
+from libc.math cimport isfinite
 from libc.stdlib cimport strtod
 from libc.string cimport memchr
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_GET_SIZE
@@ -52,6 +53,9 @@ cdef struct ParseState:
     long long min_index
     long long max_index
     Py_ssize_t first_zero_line   # first line using index 0 (0: none)
+    Py_ssize_t first_nonfinite_line  # first line with an infinite or NaN number (0: none)
+    Py_ssize_t nonfinite_start   # its byte range
+    Py_ssize_t nonfinite_stop
     int status
     Py_ssize_t token_start   # byte range of the offending token
     Py_ssize_t token_stop
@@ -111,6 +115,15 @@ cdef inline void fail(ParseState* state, int status, Py_ssize_t start,
     state.token_stop = stop
 
 
+cdef inline void note_nonfinite(ParseState* state, Py_ssize_t start,
+                                Py_ssize_t stop) noexcept nogil:
+    """Remember the first token whose number is infinite or NaN (LIBSVM reads them)."""
+    if state.first_nonfinite_line == 0:
+        state.first_nonfinite_line = state.line
+        state.nonfinite_start = start
+        state.nonfinite_stop = stop
+
+
 cdef bint parse_features(const char* text, Py_ssize_t i, Py_ssize_t end, ParseState* state,
                          double[::1] data, long long[::1] indices) noexcept nogil:
     """Read the ``index:value`` tokens of one line from position i; False on an error."""
@@ -148,6 +161,8 @@ cdef bint parse_features(const char* text, Py_ssize_t i, Py_ssize_t end, ParseSt
             return False
         if index == 0 and state.first_zero_line == 0:
             state.first_zero_line = state.line
+        if not isfinite(value):
+            note_nonfinite(state, i, stop)
         if index < state.min_index:
             state.min_index = index
         if index > state.max_index:
@@ -180,6 +195,8 @@ cdef void parse_lines(const char* text, Py_ssize_t size, ParseState* state, doub
         if not read_number(text, i, stop, &label):
             fail(state, BAD_LABEL, i, stop)
             return
+        if not isfinite(label):
+            note_nonfinite(state, i, stop)
         if not parse_features(text, stop, end, state, data, indices):
             return
         labels[state.row] = label
@@ -200,8 +217,10 @@ def parse_svmlight(bytes content):
     -------
     dict
         ``labels``, ``data``, ``indices`` (int64, as written in the file), ``indptr``,
-        ``min_index``, ``max_index`` (-1 without any feature), ``first_zero_line`` and, for
-        malformed input, ``error``: (status, line, token, previous, current), else None.
+        ``min_index``, ``max_index`` (-1 without any feature), ``first_zero_line``,
+        ``first_nonfinite`` ((line, token) of the first infinite or NaN label or value, or
+        None) and, for malformed input, ``error``: (status, line, token, previous,
+        current), else None.
 
     Examples
     --------
@@ -228,6 +247,7 @@ def parse_svmlight(bytes content):
     state.min_index = MAX_INDEX
     state.max_index = -1
     state.first_zero_line = 0
+    state.first_nonfinite_line = state.nonfinite_start = state.nonfinite_stop = 0
     state.status = PARSED
     state.token_start = state.token_stop = 0
     state.previous = state.current = 0
@@ -245,5 +265,9 @@ def parse_svmlight(bytes content):
         "min_index": state.min_index if state.nnz else -1,
         "max_index": state.max_index,
         "first_zero_line": state.first_zero_line,
+        "first_nonfinite": None if state.first_nonfinite_line == 0 else (
+            state.first_nonfinite_line,
+            content[state.nonfinite_start:state.nonfinite_stop].decode("utf-8",
+                                                                        "backslashreplace")),
         "error": error,
     }

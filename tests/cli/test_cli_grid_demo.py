@@ -125,7 +125,11 @@ def test_grid_accepts_grid_py_options_it_ignores(data_file, tmp_path, capsys):
                     reason="LIBSVM's svm-grid and svm-train are not installed "
                            "(apt-get install libsvm-tools)")
 @pytest.mark.parametrize("options", [(), ("-log2c", "-3,7,2", "-log2g", "1,-11,-3", "-v", "4"),
-                                     ("-t", "0", "-log2c", "-5,5,1", "-log2g", "null")])
+                                     ("-t", "0", "-log2c", "-5,5,1", "-log2g", "null"),
+                                     # nu-SVC and one-class SVM take no C: svm-train ignores
+                                     # the -c that grid.py passes
+                                     ("-s", "1", "-log2c", "1,3,2", "-log2g", "-3,-1,2"),
+                                     ("-s", "2", "-log2c", "1,3,2", "-log2g", "-3,-1,2")])
 def test_out_file_and_best_line_are_grid_py_s(options, tmp_path, monkeypatch, capsys):
     """svmx grid prints grid.py's standard output and writes its out file line for line:
     the same candidates in the same order, the same rates and best (heart_scale, one

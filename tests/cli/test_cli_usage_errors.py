@@ -128,3 +128,32 @@ def test_python_dash_m_svmx(tmp_path):
     assert failed.returncode == 1
     assert failed.stderr == "svmx predict: error: cannot open nothing.model: No such file or " \
                             "directory\n"
+
+
+@pytest.mark.parametrize("line, token", [("1 1:inf 2:0.5", "1:inf"), ("nan 1:1", "nan"),
+                                         ("1 2:1e400", "2:1e400"), ("-1 1:-inf", "1:-inf")])
+@pytest.mark.parametrize("command", ["train", "predict", "scale"])
+def test_a_non_finite_number_names_its_line(command, line, token, tmp_path, capsys):
+    data = tmp_path / "data"
+    data.write_text(f"1 1:0.5 2:1\n# a comment\n-1 1:-0.5\n{line}\n")
+    model = tmp_path / "model"
+    model.write_text("svm_type c_svc\nkernel_type linear\nnr_class 2\ntotal_sv 2\nrho 0\n"
+                     "label 1 -1\nnr_sv 1 1\nSV\n1 1:1\n-1 1:-1\n")
+    argv = {"train": ["train", "-q", str(data), str(tmp_path / "out.model")],
+            "predict": ["predict", str(data), str(model), str(tmp_path / "out")],
+            "scale": ["scale", str(data)]}[command]
+    assert main(argv) == 1
+    err = capsys.readouterr().err
+    assert f"data, line 4: '{token}' is not a finite number" in err
+
+
+def test_weights_are_read_for_the_classifiers_only(tmp_path, capsys):
+    # svm-train ignores -wi for one-class SVM and the regressions, silently.
+    data = tmp_path / "data"
+    data.write_text("1 1:0.5\n-1 1:-0.5\n1 1:0.7\n-1 1:-0.2\n")
+    for svm_type in ("2", "3", "4"):
+        assert main(["train", "-q", "-s", svm_type, "-w1", "2", "-w7", "3", str(data),
+                     str(tmp_path / "m")]) == 0
+        assert "WARNING" not in capsys.readouterr().err
+    assert main(["train", "-q", "-w7", "3", str(data), str(tmp_path / "m")]) == 0
+    assert "class label 7 specified in weight is not found" in capsys.readouterr().err

@@ -157,3 +157,18 @@ def test_pathlib_name_in_error(tmp_path):
     path.write_bytes(b"1 1:x\n")
     with pytest.raises(ValueError, match="^" + re.escape(f"{path}, line 1:")):
         load_svmlight_file(path)
+
+
+def test_finite_refuses_infinite_and_nan_numbers_by_line():
+    from svmx.datasets import load_svmlight_file, load_svmlight_files
+
+    text = b"1 1:1\n\n# comment\n-1 1:2 3:inf\nnan 2:1\n"
+    X, y = load_svmlight_file(text)  # read as LIBSVM reads them by default
+    assert np.isinf(X.data).sum() == 1 and np.isnan(y).sum() == 1
+    with pytest.raises(ValueError, match=r"<bytes>, line 4: '3:inf' is not a finite number"):
+        load_svmlight_file(text, finite=True)
+    with pytest.raises(ValueError, match=r"line 2: 'nan' is not a finite number"):
+        load_svmlight_files([b"1 1:1\n", b"1 1:2\nnan 1:1\n"], finite=True)
+    with pytest.raises(ValueError, match=r"line 1: '1:1e400'"):
+        load_svmlight_file(b"1 1:1e400\n", finite=True)
+    assert load_svmlight_file(b"1 1:1e300\n", finite=True)[0].data[0] == 1e300
