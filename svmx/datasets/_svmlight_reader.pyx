@@ -253,6 +253,10 @@ def parse_svmlight(bytes content):
     state.previous = state.current = 0
     with nogil:
         parse_lines(text, size, &state, labels_view, data_view, indices_view, indptr_view)
+    first_nonfinite = None
+    if state.first_nonfinite_line:
+        first_nonfinite = (state.first_nonfinite_line, content[
+            state.nonfinite_start:state.nonfinite_stop].decode("utf-8", "backslashreplace"))
     error = None
     if state.status != PARSED:
         token = content[state.token_start:state.token_stop].decode("utf-8", "backslashreplace")
@@ -265,9 +269,6 @@ def parse_svmlight(bytes content):
         "min_index": state.min_index if state.nnz else -1,
         "max_index": state.max_index,
         "first_zero_line": state.first_zero_line,
-        "first_nonfinite": None if state.first_nonfinite_line == 0 else (
-            state.first_nonfinite_line,
-            content[state.nonfinite_start:state.nonfinite_stop].decode("utf-8",
-                                                                        "backslashreplace")),
+        "first_nonfinite": first_nonfinite,
         "error": error,
     }
