@@ -33,6 +33,15 @@ def _parse(source: FileLike) -> dict:
     return parsed
 
 
+def _refuse_nonfinite(parsed: list[dict]) -> None:
+    """Raise ValueError naming the file and line of the first infinite or NaN number."""
+    for p in parsed:
+        if p["first_nonfinite"] is not None:
+            line, token = p["first_nonfinite"]
+            raise ValueError(f"{p['name']}, line {line}: {token!r} is not a finite number "
+                             "(infinite or NaN)")
+
+
 def _check_options(n_features: int | None, dtype: Any, zero_based: Any) -> np.dtype:
     if zero_based not in _ZERO_BASED_OPTIONS or not isinstance(zero_based, bool | str):
         raise ValueError(f"zero_based must be True, False or 'auto'; got {zero_based!r}")
@@ -92,11 +101,7 @@ def load_svmlight_files(
         raise TypeError("files must be a list of paths, binary file objects or bytes")
     parsed = [_parse(source) for source in files]
     if finite:
-        for p in parsed:
-            if p["first_nonfinite"] is not None:
-                line, token = p["first_nonfinite"]
-                raise ValueError(f"{p['name']}, line {line}: {token!r} is not a finite number "
-                                 "(infinite or NaN)")
+        _refuse_nonfinite(parsed)
     if zero_based == "auto":
         zero_based = any(p["min_index"] == 0 for p in parsed)
     elif not zero_based:
