@@ -9,6 +9,7 @@ in a fresh interpreter (this one has imported everything already).
 import os
 import subprocess
 import sys
+import tempfile
 
 import numpy as np
 import pytest
@@ -17,8 +18,9 @@ import pytest
 def _python(code, **environment):
     env = {name: value for name, value in os.environ.items() if name != "SVMX_SKLEARN"}
     env.update(environment)
+    # Run outside the source tree: from its root, `-c` would import the unbuilt package.
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          env=env, check=True)
+                          env=env, check=True, cwd=tempfile.gettempdir())
     return done.stdout.split()
 
 
@@ -72,6 +74,6 @@ def test_the_command_keeps_an_explicit_setting(tmp_path):
             "print('sklearn' in sys.modules)".format(str(data), str(tmp_path / "m")))
     pytest.importorskip("sklearn")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          env=env, check=True)
+                          env=env, check=True, cwd=tmp_path)
     assert done.stdout.split()[-1] == "True"
     assert np.isfinite(float((tmp_path / "m").read_text().split("rho ")[1].split()[0]))
