@@ -34,6 +34,7 @@ __all__ = [
     "TransformerMixin",
     "OneToOneFeatureMixin",
     "available_if",
+    "column_as_vector",
     "one_to_one_feature_names",
     "score_truth",
 ]
@@ -257,6 +258,18 @@ class OneToOneFeatureMixin:
         return one_to_one_feature_names(self, input_features)
 
 
+def column_as_vector(values: Any, dtype: Any = None) -> np.ndarray:
+    """`values` as an array, a column vector (n, 1) as its one column (n,).
+
+    Examples
+    --------
+    >>> column_as_vector([[1], [2]]).shape
+    (2,)
+    """
+    array = np.asarray(values, dtype=dtype)
+    return array.ravel() if array.ndim == 2 and array.shape[1] == 1 else array
+
+
 def score_truth(y: Any, n_predicted: int, dtype: Any = None) -> np.ndarray:
     """The true values a score compares `n_predicted` predictions with, as a 1-D array.
 
@@ -273,9 +286,7 @@ def score_truth(y: Any, n_predicted: int, dtype: Any = None) -> np.ndarray:
     ...
     ValueError: y has 3 values but there are 2 predictions (one per row of X)
     """
-    truth = np.asarray(y, dtype=dtype)
-    if truth.ndim == 2 and truth.shape[1] == 1:
-        truth = truth.ravel()
+    truth = column_as_vector(y, dtype)
     if truth.ndim != 1:
         raise ValueError(f"y must be 1-D (or a column vector); got an array of shape "
                          f"{truth.shape}")

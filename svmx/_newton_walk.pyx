@@ -273,10 +273,11 @@ def free_gradient(const double[:, ::1] gram, const Py_ssize_t[::1] free_rows,
     """
     cdef Py_ssize_t n_free = free_rows.shape[0], n_used = used_rows.shape[0], i, j
     cdef Py_ssize_t n = gram.shape[0]
-    if used_rows.shape[0] != weights.shape[0]:
-        raise ValueError("free_gradient: used_rows and weights must have the same length")
+    if used_rows.shape[0] != weights.shape[0] or gram.shape[1] != n:
+        raise ValueError("free_gradient: gram must be square, and used_rows and weights of "
+                         "the same length")
     for j in range(n_used):
-        if not 0 <= used_rows[j] < n or gram.shape[1] != n:
+        if not 0 <= used_rows[j] < n:
             raise ValueError("free_gradient: used_rows must index the square gram")
     for i in range(n_free):
         if not 0 <= free_rows[i] < n:

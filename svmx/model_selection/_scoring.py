@@ -69,10 +69,9 @@ def _neg_mean_absolute_error(estimator: Any, X: Any, y: Any, **kwargs: Any) -> f
 
 def _r2(estimator: Any, X: Any, y: Any, **kwargs: Any) -> float:
     weights = _weights(kwargs)
-    y = np.asarray(y, dtype=np.float64)
-    if y.ndim == 2 and y.shape[1] == 1:
-        y = y.ravel()
-    unexplained = float(np.average(_residuals(estimator, X, y) ** 2, weights=weights))
+    predicted = np.asarray(estimator.predict(X), dtype=np.float64)
+    y = score_truth(y, predicted.shape[0], np.float64)
+    unexplained = float(np.average((predicted - y) ** 2, weights=weights))
     total = float(np.average((y - np.average(y, weights=weights)) ** 2, weights=weights))
     if total == 0.0:
         # A constant target: perfect predictions score 1, anything else 0 (as scikit-learn).

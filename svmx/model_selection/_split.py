@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from svmx._estimator import column_as_vector
 from svmx._random import random_state_generator, validate_random_state
 from svmx._validation import check_int, check_labels
 from svmx.preprocessing._splits import folds_from_assignment
@@ -144,10 +145,7 @@ class KFold(_BaseKFold):
 
 
 def _class_codes_in_order_of_appearance(y: Any, n_samples: int) -> np.ndarray:
-    labels = np.asarray(y)
-    if labels.ndim == 2 and labels.shape[1] == 1:  # a column vector, as scikit-learn takes
-        labels = labels.ravel()
-    labels = check_labels(labels, "y")
+    labels = check_labels(column_as_vector(y), "y")  # a column vector, as scikit-learn takes
     if labels.shape[0] != n_samples:
         raise ValueError(f"y has {labels.shape[0]} labels but X has {n_samples} rows")
     if labels.dtype.kind == "f" and not np.all(np.isfinite(labels) & (labels == np.round(labels))):

@@ -68,22 +68,19 @@ def is_pairwise(model: Any) -> bool:
     return getattr(model, "kernel", None) == "precomputed"
 
 
-def take_fold(model: Any, X: Any, rows: np.ndarray, train: np.ndarray) -> Any:
-    """The fold's rows of `X`; for a pairwise `model`, only their columns of the `train` rows.
-
-    A precomputed kernel's fit sees K[train][:, train] and its predictions
-    K[test][:, train], the kernel values against the training rows it learnt from.
-    """
+def take_fold(X: Any, rows: np.ndarray, columns: np.ndarray | None) -> Any:
+    """The fold's rows of `X`, and with ``columns`` (a pairwise model's training rows) only
+    those columns: a precomputed kernel's fit sees K[train][:, train] and its predictions
+    K[test][:, train], the kernel values against the training rows it learnt from."""
     block = take_rows(X, rows)
-    if not is_pairwise(model):
+    if columns is None:
         return block
-    if n_rows(X) != (X.shape[1] if len(getattr(X, "shape", ())) == 2 else -1):
+    shape = getattr(X, "shape", ())
+    if len(shape) != 2 or shape[0] != shape[1]:
         raise ValueError(
             f"X must be a square kernel matrix for an estimator with a precomputed "
-            f"kernel; got shape {getattr(X, 'shape', None)}")
-    if hasattr(block, "iloc"):
-        return block.iloc[:, train]
-    return block[:, train]
+            f"kernel; got shape {shape or None}")
+    return block.iloc[:, columns] if hasattr(block, "iloc") else block[:, columns]
 
 
 def prepare_folds(
@@ -172,7 +169,8 @@ def fit_and_score(
     if params:
         model.set_params(**params)
     fit_params = fold_params(options.fit_params, n_rows(X), train)
-    X_train, y_train = take_fold(model, X, train, train), take_rows(y, train)
+    columns = train if is_pairwise(model) else None
+    X_train, y_train = take_fold(X, train, columns), take_rows(y, train)
 
     def fit() -> None:
         if y is None:
@@ -181,9 +179,8 @@ def fit_and_score(
             model.fit(X_train, y_train, **fit_params)
 
     return score_fit(model, fit, (X_train, y_train, train),
-                     (take_fold(model, X, test, train), take_rows(y, test), test), n_rows(X),
-                     scorer,
-                     options)
+                     (take_fold(X, test, columns), take_rows(y, test), test), n_rows(X),
+                     scorer, options)
 
 
 def score_fit(model: Any, fit: Any, train: tuple, test: tuple, n_samples: int,
