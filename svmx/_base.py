@@ -17,7 +17,7 @@ import scipy.sparse as sp
 
 from svmx import _libsvm
 from svmx._constraints import Interval, Kind, OneOf, validate_params
-from svmx._estimator import BaseEstimator
+from svmx._estimator import LAYOUT_CACHE, BaseEstimator
 from svmx._fitted import csr_like, csr_rows
 from svmx._input_scan import row_norms_overflow
 from svmx._layout import pair_weights
@@ -451,9 +451,12 @@ class BaseLibSVM(BaseEstimator):
             return None
         # Below the engine's threading threshold the thread count is not worked out.
         small = _n_rows(X) * vectors.shape[0] < _libsvm.PREDICT_MIN_THREADED_VALUES
+        cache = self.__dict__.get(LAYOUT_CACHE)
+        if cache is None:
+            cache = self.__dict__[LAYOUT_CACHE] = _libsvm.LayoutCache()
         return _libsvm.decision_values(
             X, vectors, self._dual_coef_, self._n_support, self._fitted_kernel(),
-            n_threads=1 if small else resolve_threads(self.n_jobs),
+            n_threads=1 if small else resolve_threads(self.n_jobs), cache=cache,
         )
 
     def _ovo_decision(self, X: np.ndarray) -> np.ndarray:

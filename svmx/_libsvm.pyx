@@ -37,6 +37,7 @@ from svmx._solve_status cimport on_main_thread, raise_for_status
 from svmx._engine.libsvm_values import libsvm_decision_values, libsvm_ovo_values
 from svmx._engine.platt import pairwise_coupling as _pairwise_coupling
 from svmx._engine.platt import MIN_PROB, sigmoid_predict_py, sigmoid_train_py
+from svmx._engine.layout_cache import LayoutCache
 from svmx._engine.predict import decision_values as _engine_decision_values
 from svmx._engine.predict import MIN_THREADED_VALUES as _MIN_THREADED_VALUES
 from svmx._engine.predict import serves as _engine_serves
@@ -53,6 +54,7 @@ __all__ = [
     "ClassifierFold",
     "DENSE_ENOUGH",
     "KERNEL_TYPES",
+    "LayoutCache",
     "MAX_ITER",
     "MIN_PROB",
     "NO_MARGIN",
@@ -534,11 +536,14 @@ def engine_serves(support_vectors):
     return _engine_serves(support_vectors)
 
 
-def decision_values(X, support_vectors, dual_coef, n_support, kernel, int n_threads=1):
+def decision_values(X, support_vectors, dual_coef, n_support, kernel, int n_threads=1,
+                    cache=None):
     """K(X, SV) W without the intercept: one column per one-vs-one pair (or one).
 
     ``dual_coef`` and ``n_support`` are in LIBSVM's layout; W is never formed.
     Rows are shared among `n_threads` threads; the values do not depend on it.
+    ``cache`` (a `LayoutCache`, one per model) keeps the support vectors' layouts
+    between calls.
 
     Examples
     --------
@@ -551,6 +556,7 @@ def decision_values(X, support_vectors, dual_coef, n_support, kernel, int n_thre
     return _engine_decision_values(
         X, support_vectors, dual_coef, n_support, kernel_type=kernel.kernel_type,
         degree=kernel.degree, gamma=kernel.gamma, coef0=kernel.coef0, n_threads=n_threads,
+        cache=cache,
     )
 
 

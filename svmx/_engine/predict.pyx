@@ -44,6 +44,7 @@ from svmx._engine.kernel_map cimport (
     map_kernel_values,
 )
 from svmx._engine.isa cimport isa_level
+from svmx._engine.layout_cache cimport LayoutCache, scatter_is_cheaper
 from svmx._engine.openmp cimport openmp_max_threads
 
 import numpy as np
@@ -75,10 +76,6 @@ cdef Py_ssize_t MIN_TILE = 64, MAX_TILE = 2048
 # 10% of each other on most).
 cdef double UNION_COST_AVX512 = 2
 cdef double UNION_COST_NARROW = 3
-# Sparse support vectors are scattered column by column when that takes fewer than
-# 1 / SCATTER_COST of the transposed copy's products (a scalar scatter against
-# vectorised passes).
-cdef double SCATTER_COST = 5.0
 # Fewer kernel values than this run on the calling thread alone: a sleeping worker whose
 # core is busy waits a time slice (2 cores, one busy, calls 10 ms apart: 270 x 132
 # values took 5.9 ms on two threads, 354 us on one; back to back, 79 against 126 us).
@@ -419,45 +416,11 @@ cdef tuple set_rows(RowSource* rows, X, Py_ssize_t chunk_rows, Py_ssize_t* capac
     return data, index_array, indptr_array
 
 
-cdef bint scatter_is_cheaper(X, support_vectors):
-    """Whether scattering the sparse vectors' columns beats the dense transposed copy.
+cdef tuple set_support(SupportModel* model, support_vectors, X, int n_threads, str layout,
+                       dict layouts):
+    """Lay the support vectors out for X's rows; returns the arrays to keep alive.
 
-    A row's scatter costs the entries of its features' columns, against one pass
-    over all n_SV vectors per entry of the row for the transposed copy (vectorised,
-    about SCATTER_COST times cheaper per product); a dense row counts every feature.
-    """
-    cdef Py_ssize_t n_support = support_vectors.shape[0], n_features = support_vectors.shape[1]
-    cdef const int[::1] vector_indices
-    cdef const int[::1] row_indices
-    cdef Py_ssize_t[::1] column_counts
-    cdef Py_ssize_t k, feature
-    cdef double scattered = 0.0, products
-    if n_support * n_features > MAX_TRANSPOSED_ENTRIES:
-        return True
-    vector_indices = csr_arrays(support_vectors, canonical=False)[1]
-    if not sp.issparse(X):
-        scattered = float(X.shape[0]) * vector_indices.shape[0]
-        products = float(X.shape[0]) * n_features * n_support
-        return SCATTER_COST * scattered < products
-    # The entries of the columns each stored entry of X meets, counted in C (numpy's
-    # bincount and fancy indexing took 12 us of a 95 us prediction of 270 rows).
-    column_counts = np.zeros(max(n_features, 1), dtype=np.intp)
-    row_indices = csr_arrays(X, canonical=False)[1]
-    with nogil:
-        for k in range(vector_indices.shape[0]):
-            feature = vector_indices[k]
-            if 0 <= feature < n_features:
-                column_counts[feature] += 1
-        for k in range(row_indices.shape[0]):
-            feature = row_indices[k]
-            if 0 <= feature < n_features:
-                scattered += column_counts[feature]
-    products = float(row_indices.shape[0]) * n_support
-    return SCATTER_COST * scattered < products
-
-
-cdef tuple set_support(SupportModel* model, support_vectors, X, int n_threads, str layout):
-    """Lay the support vectors out for X's rows; returns the arrays to keep alive."""
+    ``layouts`` (a `LayoutCache`'s, or None) keeps the layouts between calls."""
     cdef const double[:, ::1] transposed
     cdef const double[::1] sq_norms
     cdef const Py_ssize_t[::1] column_starts
@@ -470,9 +433,10 @@ cdef tuple set_support(SupportModel* model, support_vectors, X, int n_threads, s
     model.column_values = NULL
     model.n_support = support_vectors.shape[0]
     if sp.issparse(support_vectors) and (
-        layout == "columns" or (layout == "auto" and scatter_is_cheaper(X, support_vectors))
+        layout == "columns"
+        or (layout == "auto" and scatter_is_cheaper(X, support_vectors, layouts, MAX_TRANSPOSED_ENTRIES))
     ):
-        parts = support_vector_columns(support_vectors)
+        parts = kept_layout(layouts, "columns", support_vector_columns, support_vectors)
         column_starts, column_rows, column_values, sq_norms = parts
         model.column_starts = &column_starts[0]
         model.column_rows = &column_rows[0] if column_rows.shape[0] else NULL
@@ -480,7 +444,8 @@ cdef tuple set_support(SupportModel* model, support_vectors, X, int n_threads, s
         model.sq_norms = &sq_norms[0]
         model.tile = model.n_support
         return parts
-    parts = transposed_support_vectors(support_vectors, n_threads)
+    parts = kept_layout(layouts, "transposed", transposed_support_vectors, support_vectors,
+                        n_threads)
     transposed, sq_norms = parts
     model.transposed = &transposed[0, 0] if n_features > 0 else NULL
     model.sq_norms = &sq_norms[0]
@@ -488,8 +453,19 @@ cdef tuple set_support(SupportModel* model, support_vectors, X, int n_threads, s
     return parts
 
 
+cdef tuple kept_layout(dict layouts, str kind, build, support_vectors, int n_threads=0):
+    """``layouts[kind]``, built by ``build`` (and kept) when missing."""
+    parts = None if layouts is None else layouts.get(kind)
+    if parts is None:
+        parts = build(support_vectors, n_threads) if n_threads else build(support_vectors)
+        if layouts is not None:
+            layouts[kind] = parts
+    return parts
+
+
 def decision_values(X, support_vectors, dual_coef, n_support, *, int kernel_type, int degree,
-                    double gamma, double coef0, int n_threads=1, str layout="auto"):
+                    double gamma, double coef0, int n_threads=1, str layout="auto",
+                    LayoutCache cache=None):
     """Decision values K(X, SV) W of a fitted SVM, without the intercept.
 
     Parameters
@@ -548,7 +524,12 @@ def decision_values(X, support_vectors, dual_coef, n_support, *, int kernel_type
             f"{support_vectors.shape[1]}"
         )
     coef_array = np.ascontiguousarray(dual_coef, dtype=np.float64)
-    group_starts, columns = output_columns(n_support)
+    if cache is None:
+        group_starts, columns = output_columns(n_support)
+        layouts = None
+    else:
+        group_starts, columns = cache.output_columns(n_support, output_columns)
+        layouts = cache.layouts_for(support_vectors)
     model.n_groups = group_starts.shape[0] - 1
     model.n_coef_rows = columns.shape[1]
     if coef_array.shape != (model.n_coef_rows, n_support_vectors) \
@@ -571,7 +552,7 @@ def decision_values(X, support_vectors, dual_coef, n_support, *, int kernel_type
     model.params.gamma = gamma
     model.params.coef0 = coef0
     # The arrays behind the pointers of `model` and `rows`, alive until the end.
-    _support_arrays = set_support(&model, support_vectors, X, n_threads, layout)
+    _support_arrays = set_support(&model, support_vectors, X, n_threads, layout, layouts)
     chunk_rows = max(1, min(CHUNK_ROWS, GATHER_ENTRIES // max(n_features, 1)))
     n_threads = max(1, min(n_threads, openmp_max_threads()))
     if n_rows * n_support_vectors < MIN_THREADED_KERNEL_VALUES:

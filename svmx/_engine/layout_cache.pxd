@@ -1,0 +1,14 @@
+# cython: language_level=3
+# A model's support-vector layouts kept between predictions (layout_cache.pyx).
+
+cdef bint scatter_is_cheaper(X, support_vectors, dict layouts,
+                             Py_ssize_t max_transposed) except -1
+
+
+cdef class LayoutCache:
+    cdef tuple _source
+    cdef tuple _shape
+    cdef bint _sparse
+    cdef dict _layouts
+    cdef bytes _n_support
+    cdef tuple _output_columns
