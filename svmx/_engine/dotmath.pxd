@@ -321,7 +321,41 @@ cdef extern from *:
         }
     }
     #endif
+
+    /* out[t] = sum_k rows[t * n + k] * x[k] for t < n_rows, summed over k in order:
+       a kernel column of dense rows of at most 8 features. Each width has its own
+       loop, the features unrolled and the rows vectorised; BLAS's dgemv, made for
+       wide rows, took 3.4x as long at 4 features and 1.8x at 8 (2,471 rows, Zen 4). */
+    #define SVMX_NARROW_DOTS(N) \\
+        case N: \\
+            for (t = 0; t < n_rows; t++) { \\
+                const double* row = rows + t * (N); \\
+                double sum = 0.0; \\
+                for (k = 0; k < (N); k++) sum += row[k] * x[k]; \\
+                out[t] = sum; \\
+            } \\
+            return;
+    #define SVMX_NARROW_MAX_FEATURES 8
+    SVMX_MULTIVERSION_VOID(svmx_narrow_dots,
+        (const double* rows, ptrdiff_t n_rows, int n, const double* x, double* out),
+        (rows, n_rows, n, x, out),
+        ptrdiff_t t;
+        int k;
+        switch (n) {
+            SVMX_NARROW_DOTS(1) SVMX_NARROW_DOTS(2) SVMX_NARROW_DOTS(3)
+            SVMX_NARROW_DOTS(4) SVMX_NARROW_DOTS(5) SVMX_NARROW_DOTS(6)
+            SVMX_NARROW_DOTS(7) SVMX_NARROW_DOTS(8)
+        }
+        for (t = 0; t < n_rows; t++) {
+            double sum = 0.0;
+            for (k = 0; k < n; k++) sum += rows[t * n + k] * x[k];
+            out[t] = sum;
+        }
+    )
     """
+    enum: NARROW_MAX_FEATURES "SVMX_NARROW_MAX_FEATURES"
+    void narrow_dots "svmx_narrow_dots"(const double* rows, Py_ssize_t n_rows, int n,
+                                        const double* x, double* out) noexcept nogil
     void sparse_times_rows "svmx_sparse_times_rows"(
         const double* rows, Py_ssize_t stride, const int* indices, const double* values,
         Py_ssize_t n_values, Py_ssize_t n, double* out) noexcept nogil

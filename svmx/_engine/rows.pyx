@@ -11,6 +11,7 @@ from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memcpy
 from scipy.linalg.cython_blas cimport dgemv, sgemm, sgemv
 
+from svmx._engine.dotmath cimport NARROW_MAX_FEATURES, narrow_dots
 from svmx._engine.isa cimport isa_level
 from svmx._engine.fastmath cimport dense_row_times_block, sparse_row_times_block
 from svmx._engine.kernel_map cimport KernelParams, map_block_rows, map_kernel_values32
@@ -224,6 +225,9 @@ cdef class DenseRows(Rows):
         cdef Py_ssize_t block, first
         cdef const double* base = &self.data[0, 0]
         cdef const double* vector = &self.data[i, 0]
+        if n_features <= NARROW_MAX_FEATURES:
+            narrow_dots(base + start * n_features, m, <int> n_features, vector, out)
+            return
         for block in range(n_blocks):
             first = start + block * block_rows
             dot_rows_block(base + first * n_features, <int> min(block_rows, end - first),
