@@ -17,8 +17,8 @@ import scipy.sparse as sp
 
 from svmx import _libsvm
 from svmx._constraints import Interval, Kind, OneOf, validate_params
-from svmx._estimator import LAYOUT_CACHE, BaseEstimator
-from svmx._fitted import csr_like, csr_rows
+from svmx._estimator import BaseEstimator
+from svmx._fitted import LAYOUT_CACHE, csr_like, csr_rows
 from svmx._input_scan import row_norms_overflow
 from svmx._layout import pair_weights
 from svmx._specs import (
@@ -244,6 +244,17 @@ class BaseLibSVM(BaseEstimator):
     _formulation: str = ""
     _parameter_constraints: dict[str, list] = COMMON_CONSTRAINTS
 
+    # -- pickling: the prediction layouts are not kept --------------------------------------
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(super().__getstate__())
+        state.pop(LAYOUT_CACHE, None)
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        super().__setstate__(state)
+        if "support_" in self.__dict__:  # fitted: an empty store, as after a fit
+            self.__dict__[LAYOUT_CACHE] = _libsvm.LayoutCache()
+
     # -- parameters, resolved once per fit ----------------------------------------------------
     def _validate_parameters(self) -> None:
         validate_params(self, self._parameter_constraints)
@@ -451,12 +462,10 @@ class BaseLibSVM(BaseEstimator):
             return None
         # Below the engine's threading threshold the thread count is not worked out.
         small = _n_rows(X) * vectors.shape[0] < _libsvm.PREDICT_MIN_THREADED_VALUES
-        cache = self.__dict__.get(LAYOUT_CACHE)
-        if cache is None:
-            cache = self.__dict__[LAYOUT_CACHE] = _libsvm.LayoutCache()
         return _libsvm.decision_values(
             X, vectors, self._dual_coef_, self._n_support, self._fitted_kernel(),
-            n_threads=1 if small else resolve_threads(self.n_jobs), cache=cache,
+            n_threads=1 if small else resolve_threads(self.n_jobs),
+            cache=self.__dict__.get(LAYOUT_CACHE),
         )
 
     def _ovo_decision(self, X: np.ndarray) -> np.ndarray:

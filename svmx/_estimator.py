@@ -27,7 +27,6 @@ from svmx._sklearn_compat import (
 from svmx._version import __version__
 
 __all__ = [
-    "LAYOUT_CACHE",
     "BaseEstimator",
     "ClassifierMixin",
     "OutlierMixin",
@@ -39,10 +38,6 @@ __all__ = [
     "one_to_one_feature_names",
     "score_truth",
 ]
-
-# The attribute where a fitted SVM keeps its support vectors' prediction layouts
-# (`svmx._libsvm.LayoutCache`): rebuilt on first use, so left out of pickles.
-LAYOUT_CACHE = "_layout_cache"
 
 
 def _is_estimator(value: Any) -> bool:
@@ -167,7 +162,6 @@ class BaseEstimator(_Base):
 
     def __getstate__(self) -> dict[str, Any]:
         state = dict(super().__getstate__())
-        state.pop(LAYOUT_CACHE, None)  # rebuilt on first use
         state["_svmx_version"] = __version__
         return state
 

@@ -16,7 +16,14 @@ import scipy.sparse as sp
 
 from svmx import _libsvm
 
-__all__ = ["FittedModel", "csr_kind", "csr_like", "csr_rows", "write_fitted_state"]
+__all__ = ["LAYOUT_CACHE", "FittedModel", "csr_kind", "csr_like", "csr_rows",
+           "write_fitted_state"]
+
+# Where a fitted estimator keeps its support vectors' prediction layouts
+# (`svmx._libsvm.LayoutCache`): set with the fitted state, so that predicting changes
+# nothing in the estimator's __dict__; left out of pickles and copies (see
+# `svmx._base.BaseLibSVM.__getstate__`), which start with an empty one.
+LAYOUT_CACHE = "_layout_cache"
 
 
 def _empty() -> np.ndarray:
@@ -182,3 +189,4 @@ def write_fitted_state(estimator: Any, model: FittedModel) -> None:
         estimator.offset_ = -estimator._intercept_
     for name, value in model.extra.items():
         setattr(estimator, name, value)
+    estimator.__dict__[LAYOUT_CACHE] = _libsvm.LayoutCache()

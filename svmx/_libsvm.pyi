@@ -5,6 +5,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from svmx._engine.layout_cache import LayoutCache as LayoutCache
 from svmx._gram_folds import ClassifierFold as ClassifierFold
 from svmx._gram_folds import RegressorFold as RegressorFold
 from svmx._gram_folds import best_scale as best_scale
@@ -68,6 +69,7 @@ def decision_values(
     n_support: ArrayLike,
     kernel: KernelSpec,
     n_threads: int = 1,
+    cache: LayoutCache | None = None,
 ) -> NDArray[np.float64]: ...
 def sigmoid_train(dec_values: ArrayLike, labels: ArrayLike) -> tuple[float, float, int]: ...
 def sigmoid_predict(dec_values: ArrayLike, A: float, B: float) -> NDArray[np.float64]: ...

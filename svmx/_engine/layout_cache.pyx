@@ -172,6 +172,16 @@ cdef class LayoutCache:
             self._n_support = key
         return self._output_columns
 
+    def __eq__(self, other):
+        # What a cache holds is derived from the model, not part of it: any two are
+        # interchangeable, so fitted states compare equal whatever their caches hold.
+        return isinstance(other, LayoutCache)
+
+    def __ne__(self, other):
+        return not isinstance(other, LayoutCache)
+
+    __hash__ = None
+
     def __reduce__(self):
         # What it holds is rebuilt on first use: a copy starts empty.
         return (LayoutCache, ())

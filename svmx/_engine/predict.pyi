@@ -5,6 +5,8 @@ from typing import Any, Literal
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from svmx._engine.layout_cache import LayoutCache
+
 MAX_TRANSPOSED_ENTRIES: int
 
 def serves(support_vectors: Any) -> bool: ...
@@ -20,4 +22,5 @@ def decision_values(
     coef0: float,
     n_threads: int = 1,
     layout: Literal["auto", "transposed", "columns"] = "auto",
+    cache: LayoutCache | None = None,
 ) -> NDArray[np.float64]: ...

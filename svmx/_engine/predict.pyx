@@ -434,7 +434,8 @@ cdef tuple set_support(SupportModel* model, support_vectors, X, int n_threads, s
     model.n_support = support_vectors.shape[0]
     if sp.issparse(support_vectors) and (
         layout == "columns"
-        or (layout == "auto" and scatter_is_cheaper(X, support_vectors, layouts, MAX_TRANSPOSED_ENTRIES))
+        or (layout == "auto"
+            and scatter_is_cheaper(X, support_vectors, layouts, MAX_TRANSPOSED_ENTRIES))
     ):
         parts = kept_layout(layouts, "columns", support_vector_columns, support_vectors)
         column_starts, column_rows, column_values, sq_norms = parts

@@ -17,7 +17,7 @@ from numpy.testing import assert_array_equal
 from svmx import SVC, SVR
 from svmx._engine import predict
 from svmx._engine.layout_cache import LayoutCache
-from svmx._estimator import LAYOUT_CACHE
+from svmx._fitted import LAYOUT_CACHE
 
 RBF = {"kernel_type": 2, "degree": 3, "gamma": 0.3, "coef0": 0.0}
 
@@ -96,15 +96,22 @@ def test_estimators_keep_one_cache_that_pickles_and_copies_leave_out():
     rng = np.random.default_rng(4)
     X, y = rng.normal(size=(60, 5)), np.arange(60) % 3
     clf = SVC().fit(X, y)
+    cache = clf.__dict__[LAYOUT_CACHE]
+    assert isinstance(cache, LayoutCache)
     expected = clf.decision_function(X)
-    assert isinstance(clf.__dict__[LAYOUT_CACHE], LayoutCache)
-    assert LAYOUT_CACHE not in pickle.loads(pickle.dumps(clf)).__dict__
+    assert clf.__dict__[LAYOUT_CACHE] is cache  # predicting changes nothing in __dict__
+    assert LAYOUT_CACHE not in clf.__getstate__()
     for clone in (pickle.loads(pickle.dumps(clf)), copy.deepcopy(clf)):
+        assert clone.__dict__[LAYOUT_CACHE] is not cache  # an empty one of its own
+        assert clone.__dict__[LAYOUT_CACHE].layouts_for(clone.support_vectors_) == {}
         assert_array_equal(clone.decision_function(X), expected)
+    assert LAYOUT_CACHE not in pickle.loads(pickle.dumps(SVC())).__dict__
+    # A cache is no part of the model: equal fits have equal states, whatever they hold.
+    assert SVC().fit(X, y).__dict__[LAYOUT_CACHE] == cache
     clf.support_vectors_[0] *= 2.0  # the user's edit reaches the next prediction
-    fresh = copy.deepcopy(clf)
-    fresh.__dict__.pop(LAYOUT_CACHE, None)
-    assert_array_equal(clf.decision_function(X), fresh.decision_function(X))
+    uncached = copy.deepcopy(clf)
+    uncached.__dict__.pop(LAYOUT_CACHE)
+    assert_array_equal(clf.decision_function(X), uncached.decision_function(X))
     assert not np.array_equal(clf.decision_function(X), expected)
 
 

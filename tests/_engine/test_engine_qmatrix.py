@@ -143,6 +143,20 @@ def test_wide_rows_span_several_blas_blocks(layout_name, kernel):
         np.testing.assert_allclose(Q.column(i), expected[:, i], **tol)
 
 
+@pytest.mark.parametrize("n_features", range(1, 11))
+@pytest.mark.parametrize("kernel", ["linear", "rbf"])
+def test_narrow_dense_rows_each_width(n_features, kernel):
+    # Up to 8 features a dense column has its own loop per width (svmx_narrow_dots),
+    # wider rows go to BLAS; a column started at a row other than 0 reads the right rows.
+    X = sample_data(seed=n_features, n_samples=45, n_features=n_features)
+    Q, expected = make_q("one_class", make_kernel(X, "dense64", kernel, gamma=0.3), None,
+                         BIG_CACHE)
+    tol = tolerance("dense64", expected)
+    for i in (0, 17, 44):
+        np.testing.assert_allclose(Q.column(i, 20), expected[:20, i], **tol)
+        np.testing.assert_allclose(Q.column(i), expected[:, i], **tol)
+
+
 def test_constructor_copies_the_labels():
     X = sample_data(seed=4)
     y = sample_labels(4, len(X))
