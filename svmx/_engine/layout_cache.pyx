@@ -10,7 +10,9 @@ The cache holds a copy of the arrays its layouts were built from, and every call
 compares the support vectors given with that copy, byte for byte (a memcmp, about
 1 us per 20 KB): support vectors replaced or changed in place are laid out again,
 never read from a stale layout. Only a C-contiguous float64 array or a CSR matrix
-is kept; anything else is laid out per call as before.
+is kept, of at most ``MAX_CACHED_ENTRIES`` stored entries, and a layout of at most as
+many (a sparse model's transposed copy is n_SV x n_features: on a9a 12 MB for 2 MB of
+vectors); anything else is laid out per call as before.
 
 `scatter_is_cheaper` chooses between the two layouts of sparse vectors for given rows.
 """
@@ -27,8 +29,9 @@ from svmx._engine.support_layout import csr_arrays
 # 1 / SCATTER_COST of the transposed copy's products (a scalar scatter against
 # vectorised passes).
 cdef double SCATTER_COST = 5.0
-# Support vectors with more stored entries than this are laid out per call: the copy
-# and the layouts would hold several times their memory for the life of the model.
+# Support vectors with more stored entries than this are not kept, nor a layout of more
+# entries (`svmx._engine.predict` checks its layouts): those are built on every call.
+# A model then holds at most its vectors' copy and two layouts of 2^22 float64 (32 MB).
 MAX_CACHED_ENTRIES = 1 << 22
 
 

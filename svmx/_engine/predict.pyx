@@ -50,6 +50,7 @@ from svmx._engine.openmp cimport openmp_max_threads
 import numpy as np
 import scipy.sparse as sp
 
+from svmx._engine.layout_cache import MAX_CACHED_ENTRIES
 from svmx._engine.support_layout import (
     csr_arrays,
     output_columns,
@@ -455,11 +456,13 @@ cdef tuple set_support(SupportModel* model, support_vectors, X, int n_threads, s
 
 
 cdef tuple kept_layout(dict layouts, str kind, build, support_vectors, int n_threads=0):
-    """``layouts[kind]``, built by ``build`` (and kept) when missing."""
+    """``layouts[kind]``, built by ``build`` when missing, and kept when its arrays hold at
+    most ``MAX_CACHED_ENTRIES`` entries (a sparse model's transposed copy can be far
+    larger than its vectors: it is then built on every call, as without a cache)."""
     parts = None if layouts is None else layouts.get(kind)
     if parts is None:
         parts = build(support_vectors, n_threads) if n_threads else build(support_vectors)
-        if layouts is not None:
+        if layouts is not None and sum(part.size for part in parts) <= MAX_CACHED_ENTRIES:
             layouts[kind] = parts
     return parts
 

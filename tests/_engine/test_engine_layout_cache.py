@@ -16,7 +16,7 @@ from numpy.testing import assert_array_equal
 
 from svmx import SVC, SVR
 from svmx._engine import predict
-from svmx._engine.layout_cache import LayoutCache
+from svmx._engine.layout_cache import MAX_CACHED_ENTRIES, LayoutCache
 from svmx._fitted import LAYOUT_CACHE
 
 RBF = {"kernel_type": 2, "degree": 3, "gamma": 0.3, "coef0": 0.0}
@@ -81,6 +81,28 @@ def test_new_vectors_class_sizes_and_coefficients_are_used():
     two_class = other_coef[:1]
     assert_array_equal(values(X, other, two_class, np.array([5, 7]), cache),
                        values(X, other, two_class, np.array([5, 7])))
+
+
+def test_a_layout_over_the_size_limit_is_built_per_call():
+    # 1,100 sparse vectors of 4,096 features store 2,200 entries, but their transposed
+    # copy has 4.5M (36 MB): it is not kept, so a model never holds it for its lifetime.
+    rng = np.random.default_rng(8)
+    n_support, n_features = 1100, 4096
+    assert n_support * n_features > MAX_CACHED_ENTRIES
+    vectors = sp.random(n_support, n_features, density=2 / n_features, format="csr",
+                        random_state=rng)
+    dual_coef, counts = rng.normal(size=(1, n_support)), np.array([600, 500])
+    X = np.zeros((2, n_features))
+    X[:, :3] = 1.0
+    cache = LayoutCache()
+    expected = values(X, vectors, dual_coef, counts, layout="transposed")
+    for _ in range(2):
+        assert_array_equal(values(X, vectors, dual_coef, counts, cache, "transposed"),
+                           expected)
+    layouts = cache.layouts_for(vectors)
+    assert "transposed" not in layouts
+    values(X, vectors, dual_coef, counts, cache, "columns")
+    assert "columns" in layouts  # the columns hold the stored entries only
 
 
 def test_layouts_are_kept_only_for_plain_arrays_and_csr():
