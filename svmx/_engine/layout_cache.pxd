@@ -3,12 +3,12 @@
 
 cdef bint scatter_is_cheaper(X, support_vectors, dict layouts,
                              Py_ssize_t max_transposed) except -1
+cdef tuple kept_layout(dict layouts, str kind, build, tuple args)
 
 
 cdef class LayoutCache:
     cdef tuple _source
     cdef tuple _shape
-    cdef bint _sparse
     cdef dict _layouts
     cdef bytes _n_support
     cdef tuple _output_columns

@@ -30,7 +30,7 @@ from svmx._engine.support_layout import csr_arrays
 # vectorised passes).
 cdef double SCATTER_COST = 5.0
 # Support vectors with more stored entries than this are not kept, nor a layout of more
-# entries (`svmx._engine.predict` checks its layouts): those are built on every call.
+# entries (`kept_layout`): those are built on every call.
 # A model then holds at most its vectors' copy and two layouts of 2^22 float64 (32 MB).
 MAX_CACHED_ENTRIES = 1 << 22
 
@@ -60,18 +60,12 @@ cdef tuple source_arrays(support_vectors):
         if support_vectors.format != "csr" or support_vectors.nnz > MAX_CACHED_ENTRIES:
             return None
         arrays = (support_vectors.data, support_vectors.indices, support_vectors.indptr)
-    elif isinstance(support_vectors, np.ndarray):
-        if (support_vectors.dtype != np.float64 or support_vectors.ndim != 2
-                or not support_vectors.flags.c_contiguous
-                or support_vectors.size > MAX_CACHED_ENTRIES):
-            return None
-        arrays = (support_vectors,)
-    else:
-        return None
-    for array in arrays:
-        if not (isinstance(array, np.ndarray) and array.flags.c_contiguous):
-            return None
-    return arrays
+        return arrays if all(array.flags.c_contiguous for array in arrays) else None
+    if (isinstance(support_vectors, np.ndarray) and support_vectors.dtype == np.float64
+            and support_vectors.ndim == 2 and support_vectors.flags.c_contiguous
+            and support_vectors.size <= MAX_CACHED_ENTRIES):
+        return (support_vectors,)
+    return None
 
 
 cdef bint scatter_is_cheaper(X, support_vectors, dict layouts,
@@ -94,8 +88,7 @@ cdef bint scatter_is_cheaper(X, support_vectors, dict layouts,
     if n_support * n_features > max_transposed:
         return True
     if not sp.issparse(X):
-        vector_indices = csr_arrays(support_vectors, canonical=False)[1]
-        scattered = float(X.shape[0]) * vector_indices.shape[0]
+        scattered = float(X.shape[0]) * support_vectors.nnz
         products = float(X.shape[0]) * n_features * n_support
         return SCATTER_COST * scattered < products
     # The entries of the columns each stored entry of X meets, counted in C (numpy's
@@ -121,6 +114,19 @@ cdef bint scatter_is_cheaper(X, support_vectors, dict layouts,
                 scattered += column_counts[feature]
     products = float(row_indices.shape[0]) * n_support
     return SCATTER_COST * scattered < products
+
+
+cdef tuple kept_layout(dict layouts, str kind, build, tuple args):
+    """``layouts[kind]``, built by ``build(*args)`` when missing, and kept when its arrays
+    hold at most ``MAX_CACHED_ENTRIES`` entries (a sparse model's transposed copy can be
+    far larger than its vectors: it is then built on every call, as without a cache).
+    ``layouts`` None keeps nothing."""
+    parts = None if layouts is None else layouts.get(kind)
+    if parts is None:
+        parts = build(*args)
+        if layouts is not None and sum(part.size for part in parts) <= MAX_CACHED_ENTRIES:
+            layouts[kind] = parts
+    return parts
 
 
 cdef class LayoutCache:
@@ -150,10 +156,10 @@ cdef class LayoutCache:
         arrays = source_arrays(support_vectors)
         if arrays is None:
             return None
-        cdef bint sparse = sp.issparse(support_vectors)
         cdef tuple shape = tuple(support_vectors.shape)
         cdef Py_ssize_t k
-        if (self._source is not None and self._sparse == sparse and self._shape == shape
+        # One array (dense) or three (CSR); the shape holds a CSR matrix's columns.
+        if (self._source is not None and self._shape == shape
                 and len(self._source) == len(arrays)):
             for k in range(len(arrays)):
                 if not same_bytes(arrays[k], self._source[k]):
@@ -161,7 +167,6 @@ cdef class LayoutCache:
             else:
                 return self._layouts
         self._source = tuple(np.array(array, copy=True) for array in arrays)
-        self._sparse = sparse
         self._shape = shape
         self._layouts = {}
         return self._layouts
@@ -179,9 +184,6 @@ cdef class LayoutCache:
         # What a cache holds is derived from the model, not part of it: any two are
         # interchangeable, so fitted states compare equal whatever their caches hold.
         return isinstance(other, LayoutCache)
-
-    def __ne__(self, other):
-        return not isinstance(other, LayoutCache)
 
     __hash__ = None
 

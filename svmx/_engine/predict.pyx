@@ -44,13 +44,12 @@ from svmx._engine.kernel_map cimport (
     map_kernel_values,
 )
 from svmx._engine.isa cimport isa_level
-from svmx._engine.layout_cache cimport LayoutCache, scatter_is_cheaper
+from svmx._engine.layout_cache cimport LayoutCache, kept_layout, scatter_is_cheaper
 from svmx._engine.openmp cimport openmp_max_threads
 
 import numpy as np
 import scipy.sparse as sp
 
-from svmx._engine.layout_cache import MAX_CACHED_ENTRIES
 from svmx._engine.support_layout import (
     csr_arrays,
     output_columns,
@@ -438,7 +437,7 @@ cdef tuple set_support(SupportModel* model, support_vectors, X, int n_threads, s
         or (layout == "auto"
             and scatter_is_cheaper(X, support_vectors, layouts, MAX_TRANSPOSED_ENTRIES))
     ):
-        parts = kept_layout(layouts, "columns", support_vector_columns, support_vectors)
+        parts = kept_layout(layouts, "columns", support_vector_columns, (support_vectors,))
         column_starts, column_rows, column_values, sq_norms = parts
         model.column_starts = &column_starts[0]
         model.column_rows = &column_rows[0] if column_rows.shape[0] else NULL
@@ -446,24 +445,12 @@ cdef tuple set_support(SupportModel* model, support_vectors, X, int n_threads, s
         model.sq_norms = &sq_norms[0]
         model.tile = model.n_support
         return parts
-    parts = kept_layout(layouts, "transposed", transposed_support_vectors, support_vectors,
-                        n_threads)
+    parts = kept_layout(layouts, "transposed", transposed_support_vectors,
+                        (support_vectors, n_threads))
     transposed, sq_norms = parts
     model.transposed = &transposed[0, 0] if n_features > 0 else NULL
     model.sq_norms = &sq_norms[0]
     model.tile = min(MAX_TILE, max(MIN_TILE, TILE_BYTES // (8 * max(n_features, 1)) // 32 * 32))
-    return parts
-
-
-cdef tuple kept_layout(dict layouts, str kind, build, support_vectors, int n_threads=0):
-    """``layouts[kind]``, built by ``build`` when missing, and kept when its arrays hold at
-    most ``MAX_CACHED_ENTRIES`` entries (a sparse model's transposed copy can be far
-    larger than its vectors: it is then built on every call, as without a cache)."""
-    parts = None if layouts is None else layouts.get(kind)
-    if parts is None:
-        parts = build(support_vectors, n_threads) if n_threads else build(support_vectors)
-        if layouts is not None and sum(part.size for part in parts) <= MAX_CACHED_ENTRIES:
-            layouts[kind] = parts
     return parts
 
 
