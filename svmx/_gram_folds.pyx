@@ -22,7 +22,7 @@ from scipy.linalg.cython_blas cimport dgemm
 from svmx._engine.gram_rows cimport GramRows
 from svmx._engine.kernel cimport Kernel
 from svmx._engine.qmatrix cimport QMatrix, SvcQ, SvrQ
-from svmx._engine.solver cimport SOLVE_MAX_ITER, SOLVE_OK, SolutionInfo, Solver
+from svmx._engine.solver cimport Gradients, SOLVE_MAX_ITER, SOLVE_OK, SolutionInfo, Solver
 from svmx._solve_status cimport on_main_thread, raise_for_status
 
 from svmx._free_set_newton import newton_steps
@@ -88,11 +88,19 @@ cdef class SeededProblem:
     `NEWTON_ROUNDS` rounds SMO runs without a limit. Every solve ends at SMO's stopping
     rule, at the same optimum within tol. A solve whose last solution is still optimal
     (`still_optimal`) returns it without a pass.
+
+    The last solution's gradient G = Qa + p and G_bar are kept, so that no start pays a
+    kernel column per support vector to rebuild them: a start scaled by s has gradient
+    s (G - p) + p (`scaled_gradients`), and after Newton steps G and G_bar follow the
+    variables that moved through their rows of the Gram matrix (`follow_moves`), at the
+    float32 values the solver's Q holds.
     """
     cdef QMatrix Q
     cdef const double[::1] p, unit_bounds
     cdef const signed char[::1] labels
     cdef double[::1] alpha, slot_alpha, slot_bounds, slot_p
+    cdef double[::1] G, G_bar, slot_G, slot_G_bar, moved_from
+    cdef bint has_gradients
     cdef signed char[::1] slot_labels
     cdef Py_ssize_t[::1] order
     cdef double objective, rho, last_C
@@ -112,6 +120,11 @@ cdef class SeededProblem:
         self.slot_p = np.zeros(n, dtype=np.float64)
         self.slot_labels = np.zeros(n, dtype=np.int8)
         self.order = np.arange(n, dtype=np.intp)
+        self.G, self.G_bar = np.zeros(n, dtype=np.float64), np.zeros(n, dtype=np.float64)
+        self.slot_G = np.zeros(n, dtype=np.float64)
+        self.slot_G_bar = np.zeros(n, dtype=np.float64)
+        self.moved_from = np.zeros(n, dtype=np.float64)
+        self.has_gradients = False
         self.seeded = seeded
         self.solved = False
         self.gram = gram
@@ -170,10 +183,10 @@ cdef class SeededProblem:
         work = <double> n_iter * n
         return work >= NEWTON_MIN_WORK and n_free * n_free * n_free <= NEWTON_WORK_RATIO * work
 
-    cdef void pose(self, double C, double scale) noexcept:
+    cdef bint pose(self, double C, double scale) noexcept:
         """The slots' problem for this C, started from `alpha` times `scale` (from zero
         where the start, clipped into the box, breaks y'a = 0 beyond rounding, as
-        `Problem` drops such a seed)."""
+        `Problem` drops such a seed); returns whether the start is the scaled one."""
         cdef Py_ssize_t t, k, n = self.alpha.shape[0]
         cdef double value, total = 0.0, residual = 0.0
         self.slot_order()
@@ -188,12 +201,64 @@ cdef class SeededProblem:
             residual += value if self.labels[k] > 0 else -value
         if not isfinite(residual) or abs(residual) > 1e-10 * max(1.0, total):
             self.slot_alpha[:] = 0.0
+            return False
+        return True
+
+    cdef bint scaled_gradients(self, double C, double scale) noexcept:
+        """The slots' G and G_bar at the posed start, `scale` times the last solution,
+        from the kept ones; False where they do not follow (then the solver computes
+        them). G is linear in a; G_bar is the last one times C / last_C where every
+        variable at its upper bound stays there, 0 where none does."""
+        cdef Py_ssize_t t, k, n = self.alpha.shape[0]
+        cdef bint was_upper, is_upper, all_stay = True, none_stay = True
+        if not self.has_gradients or scale <= 0.0:
+            return False
+        for t in range(n):
+            k = self.order[t]
+            was_upper = self.alpha[k] >= self.last_C * self.unit_bounds[k]
+            is_upper = self.slot_alpha[t] >= self.slot_bounds[t]
+            if is_upper and not was_upper:
+                return False
+            if was_upper:
+                all_stay &= is_upper
+                none_stay &= not is_upper
+            self.slot_G[t] = scale * (self.G[k] - self.p[k]) + self.p[k]
+        if not (all_stay or none_stay):
+            return False
+        for t in range(n):
+            self.slot_G_bar[t] = self.G_bar[self.order[t]] * (C / self.last_C) if all_stay \
+                else 0.0
+        return True
+
+    cdef void follow_moves(self, double C) except *:
+        """Update the kept G and G_bar for the moves of `alpha` from `moved_from` (at one
+        C): each variable that moved, or changed sides of its upper bound, adds its row
+        of the Gram matrix at Q's values, y_j y_k float32(K)."""
+        cdef const double[:, ::1] gram = self.gram
+        cdef const Py_ssize_t[::1] rows = self.gram_rows
+        cdef Py_ssize_t j, k, n = self.alpha.shape[0]
+        cdef double delta, bar, bound, q
+        cdef bint was_upper, is_upper
+        for j in range(n):
+            bound = C * self.unit_bounds[j]
+            delta = self.alpha[j] - self.moved_from[j]
+            was_upper = self.moved_from[j] >= bound
+            is_upper = self.alpha[j] >= bound
+            bar = 0.0 if was_upper == is_upper else (bound if is_upper else -bound)
+            if delta == 0.0 and bar == 0.0:
+                continue
+            for k in range(n):
+                q = self.labels[j] * self.labels[k] * <double> <float> gram[rows[j], rows[k]]
+                self.G[k] += delta * q
+                self.G_bar[k] += bar * q
 
     cdef SolutionInfo solve(self, double C, double tol, bint shrinking, long max_iter,
                             bint check_signals) except *:
         cdef SolutionInfo info
         cdef Solver solver = Solver()
-        cdef Py_ssize_t t, n = self.alpha.shape[0]
+        cdef Gradients gradients
+        cdef Py_ssize_t t, k, n = self.alpha.shape[0]
+        cdef double scale
         cdef long n_iter = 0, limit
         cdef int rounds = 0
         cdef bint newton = self.seeded and self.gram is not None and max_iter < 0
@@ -202,31 +267,50 @@ cdef class SeededProblem:
             info.n_kernel_rows, info.status = 0, SOLVE_OK
             self.last_C = C
             return info
-        self.pose(C, self.start_scale(C))
+        scale = self.start_scale(C)
+        gradients.given = self.pose(C, scale) and self.scaled_gradients(C, scale)
+        gradients.G, gradients.G_bar = &self.slot_G[0], &self.slot_G_bar[0]
         while True:
             limit = max_iter
             if newton and rounds < NEWTON_ROUNDS:  # the first round lets easy solves finish
+                # and no round stops before steps could pay (`newton_pays`' least work):
+                # a stop costs the solver its shrinking.
                 limit = max(n * (NEWTON_FIRST_BUDGET if rounds == 0 else NEWTON_BUDGET) // 2,
                             100)
             with nogil:
                 solver.solve(<int> n, self.Q, &self.slot_p[0], &self.slot_labels[0],
                              &self.slot_alpha[0], &self.slot_bounds[0], tol, shrinking,
-                             limit, check_signals, &info, NULL)
+                             limit, check_signals, &info, NULL, &gradients)
+            self.has_gradients = False
             raise_for_status(info.status)
             n_iter += info.n_iter
             for t in range(n):
-                self.alpha[self.order[t]] = self.slot_alpha[t]
+                k = self.order[t]
+                self.alpha[k] = self.slot_alpha[t]
+                self.G[k], self.G_bar[k] = self.slot_G[t], self.slot_G_bar[t]
+            self.has_gradients = True
             if info.status != SOLVE_MAX_ITER or limit == max_iter:
                 break
             if self.newton_pays(C, n_iter):
+                self.moved_from[:] = self.alpha
                 newton_steps(self.gram, self.gram_rows, np.asarray(self.labels),
                              np.asarray(self.p), C * np.asarray(self.unit_bounds),
                              np.asarray(self.alpha), NEWTON_STEPS)
-            self.pose(C, 1.0)
+                self.follow_moves(C)
+            gradients.given = self.pose(C, 1.0)
+            for t in range(n):
+                k = self.order[t]
+                self.slot_G[t], self.slot_G_bar[t] = self.G[k], self.G_bar[k]
             rounds += 1
         info.n_iter = n_iter
         self.objective, self.rho, self.last_C, self.solved = info.obj, info.rho, C, True
         return info
+
+    def kept_gradients(self):
+        """Copies of the kept G and G_bar (the variables' order), or None before a solve."""
+        if not self.has_gradients:
+            return None
+        return np.array(self.G), np.array(self.G_bar)
 
 
 cdef Kernel gram_kernel(const double[:, ::1] gram, positions):
@@ -313,6 +397,12 @@ cdef class ClassifierFold:
             n_iter[number] = info.n_iter
             stopped_early |= info.status != SOLVE_OK
         return n_iter, bool(stopped_early)
+
+    def gradients(self):
+        """Each pair's kept G = Qa + p and G_bar (its variables in pair order: class i's
+        rows, then class j's), as the next solve starts from them; for tests."""
+        return [None if problem is None else problem.kept_gradients()
+                for problem in self.problems]
 
     @property
     def training_rows(self):
@@ -470,6 +560,11 @@ cdef class RegressorFold:
                 np.asarray(self.gram), np.concatenate([self.positions, self.positions]))
         info = self.problem.solve(C, tol, shrinking, max_iter, on_main_thread())
         return np.array([info.n_iter], dtype=np.int64), info.status != SOLVE_OK
+
+    def gradients(self):
+        """The kept G = Qa + p and G_bar of the 2l variables, as the next solve starts
+        from them; for tests."""
+        return None if self.problem is None else self.problem.kept_gradients()
 
     @property
     def training_rows(self):

@@ -91,14 +91,15 @@ def test_the_cap_sets_the_active_level(level, tmp_path):
 @pytest.mark.parametrize("level", CAPPED)
 def test_the_engine_prediction_tests_pass_on_every_path(level, tmp_path):
     """The numpy-reference tests (1e-10) of the prediction engine, with its kept layouts,
-    and SMO's kernel columns of narrow dense rows, on a capped path."""
+    and the Q matrices' tests (SMO's kernel columns of narrow dense rows, SVR's signed
+    gathers to the bit), on a capped path."""
     narrow = TESTS / "_engine" / "test_engine_qmatrix.py"
     code = (
         "import sys, pytest; sys.exit(pytest.main(["
         f"{str(TESTS / '_engine' / 'test_engine_predict.py')!r}, "
         f"{str(TESTS / '_engine' / 'test_engine_block_products.py')!r}, "
         f"{str(TESTS / '_engine' / 'test_engine_layout_cache.py')!r}, "
-        f"{str(narrow) + '::test_narrow_dense_rows_each_width'!r}, "
+        f"{str(narrow)!r}, "
         f"'-c', {str(PROJECT / 'pyproject.toml')!r}, '--rootdir', {str(PROJECT)!r}, "
         "'-q', '-p', 'no:cacheprovider', '-x']))"
     )

@@ -39,6 +39,17 @@ cdef struct SolutionInfo:
     int status              # a SolveStatus
 
 
+# A solve's gradient handed in and out (`Solver.solve`): G = Q a + p and G_bar (the sum
+# over the variables at their upper bound of C_j Q_j), each of l entries in the order of
+# the variables given. With `given` the solve starts from them instead of computing them
+# from the start point's kernel columns (the caller vouches they are the start point's,
+# with Q's float32 values); on return (status OK or MAX_ITER) they hold the solution's.
+cdef struct Gradients:
+    double* G
+    double* G_bar
+    bint given
+
+
 cdef extern from *:
     """
     #define SVMX_TAU 1e-12
@@ -89,7 +100,7 @@ cdef class Solver:
     cdef int solve(self, int l, QMatrix Q, const double* p, const signed char* y,
                    double* alpha, const double* C, double eps, bint shrinking,
                    long max_iter, bint check_signals, SolutionInfo* si,
-                   const SolverLog* log=*) noexcept nogil
+                   const SolverLog* log=*, Gradients* gradients=*) noexcept nogil
     cdef void emit(self, const char* text, bint to_stderr) noexcept nogil
     cdef void report(self, long n_iter) noexcept nogil
     cdef int select_working_set(self, int* out_i, int* out_j) noexcept nogil

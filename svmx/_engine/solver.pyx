@@ -282,8 +282,13 @@ cdef class Solver:
     cdef int solve(self, int l, QMatrix Q, const double* p, const signed char* y,
                    double* alpha, const double* C, double eps, bint shrinking,
                    long max_iter, bint check_signals, SolutionInfo* si,
-                   const SolverLog* log=NULL) noexcept nogil:
+                   const SolverLog* log=NULL, Gradients* gradients=NULL) noexcept nogil:
         """Solve the dual; `alpha` holds the initial point and receives the solution.
+
+        With `gradients` (see solver.pxd) the start's gradient may be handed in, and the
+        solution's is handed back: a caller solving one problem after another from
+        nearby points updates it for the changes between them instead of paying a
+        kernel column per nonzero variable of each start.
 
         `max_iter < 0` means no limit. Returns (and stores in `si.status`) a
         SolveStatus; `si.n_iter` counts the pair updates made. With a `log`, the
@@ -341,16 +346,22 @@ cdef class Solver:
             self.G_bar[i] = 0.0
         self.active_size = l
 
-        for i in range(l):
-            if not self.is_lower(i):
-                Q_i = self.column(i, l)
-                if Q_i == NULL:
-                    break
-                add_scaled_column(l, self.G, self.alpha[i], Q_i)
-                if self.is_upper(i):
-                    add_scaled_column(l, self.G_bar, self.C[i], Q_i)
+        if gradients != NULL and gradients.given:
+            memcpy(self.G, gradients.G, l * sizeof(double))
+            memcpy(self.G_bar, gradients.G_bar, l * sizeof(double))
+        else:
+            for i in range(l):
+                if not self.is_lower(i):
+                    Q_i = self.column(i, l)
+                    if Q_i == NULL:
+                        break
+                    add_scaled_column(l, self.G, self.alpha[i], Q_i)
+                    if self.is_upper(i):
+                        add_scaled_column(l, self.G_bar, self.C[i], Q_i)
 
         counter = min(l, 1000) + 1
+        if gradients != NULL and gradients.given:
+            counter = 1  # a start handed its gradient is near its optimum: shrink at once
         while not self.out_of_memory and (max_iter < 0 or n_iter < max_iter):
             counter -= 1
             if counter == 0:
@@ -433,6 +444,10 @@ cdef class Solver:
         si.obj = objective / 2.0
         for i in range(l):
             alpha[self.active_set[i]] = self.alpha[i]
+        if gradients != NULL:
+            for i in range(l):
+                gradients.G[self.active_set[i]] = self.G[i]
+                gradients.G_bar[self.active_set[i]] = self.G_bar[i]
         si.n_iter = n_iter
         if si.status == SOLVE_OK or si.status == SOLVE_MAX_ITER:
             self.report(n_iter)

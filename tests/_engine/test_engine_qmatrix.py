@@ -157,6 +157,35 @@ def test_narrow_dense_rows_each_width(n_features, kernel):
         np.testing.assert_allclose(Q.column(i), expected[:, i], **tol)
 
 
+@pytest.mark.parametrize("n_samples", [4, 13, 37])
+def test_svr_columns_are_the_kernel_columns_signed_to_the_bit(n_samples):
+    # SvrQ builds each column from a cached kernel column by gathering it in the 2l
+    # variables' order and flipping signs (8 or 16 lanes at once on AVX2 and AVX-512):
+    # every entry is +-float32(K), bit for bit, zeros' signs included, after any swaps
+    # and for any length (the lanes' remainders too).
+    X = sample_data(seed=n_samples, n_samples=n_samples, n_features=5)  # a row of zeros:
+    # its linear kernel values are 0.0, and -0.0 where signs differ
+    Q, expected = make_q("svr", make_kernel(X, "dense64", "linear"), None, BIG_CACHE)
+    n = Q.n_variables
+    kernel32 = np.column_stack([Q.column(i)[:n_samples] for i in range(n_samples)])
+    signs = np.concatenate([np.ones(n_samples), -np.ones(n_samples)]).astype(np.float32)
+    rows = np.tile(np.arange(n_samples), 2)
+    rng = np.random.default_rng(n_samples)
+    for _ in range(3):
+        for _ in range(n):
+            a, b = rng.integers(0, n, size=2)
+            Q.swap(a, b)
+            rows[[a, b]], signs[[a, b]] = rows[[b, a]], signs[[b, a]]
+        for i in range(n):
+            length = int(rng.integers(0, n + 1))
+            want = (signs[i] * signs * kernel32[rows[i], rows])[:length]
+            got = Q.column(i, length)
+            assert got.dtype == np.float32
+            np.testing.assert_array_equal(got.view(np.int32), want.view(np.int32))
+    block = expected[:n_samples, :n_samples]
+    np.testing.assert_allclose(kernel32, block, **tolerance("dense64", block))
+
+
 def test_constructor_copies_the_labels():
     X = sample_data(seed=4)
     y = sample_labels(4, len(X))

@@ -327,17 +327,17 @@ def test_a_solve_stopped_at_max_iter_warns():
 
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to this process is POSIX")
 def test_ctrl_c_stops_the_search_from_inside_a_solve():
-    # C = 1e4 on noisy targets takes seconds of solving (SMO and Newton steps) over the
-    # folds: the signal lands in a solve, and the KeyboardInterrupt the handler left
-    # pending leaves the search (no fold records it as a failed fit).
+    # C = 1e5 on 3,000 noisy targets takes many seconds of solving (SMO and Newton
+    # steps) over the folds: the signal lands in a solve, and the KeyboardInterrupt the
+    # handler left pending leaves the search (no fold records it as a failed fit).
     rng = np.random.default_rng(0)
-    X = rng.uniform(-1, 1, size=(1000, 3))
-    y = np.sin(3 * X[:, 0]) + X[:, 1] ** 2 + 0.3 * rng.normal(size=1000)
+    X = rng.uniform(-1, 1, size=(3000, 3))
+    y = np.sin(3 * X[:, 0]) + X[:, 1] ** 2 + 0.3 * rng.normal(size=3000)
     timer = threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT))
     timer.start()
     try:
         with pytest.raises(KeyboardInterrupt):
-            GridSearch(SVR(), {"C": [1e4], "gamma": [0.5]}, cv=5, refit=False).fit(X, y)
+            GridSearch(SVR(), {"C": [1e5], "gamma": [0.5]}, cv=5, refit=False).fit(X, y)
     finally:
         timer.cancel()
 

@@ -189,3 +189,84 @@ def test_free_gradient_reads_the_gram_as_smo_sees_it():
                                rtol=1e-13, atol=1e-13)
     with pytest.raises(ValueError, match="index"):
         free_gradient(gram, free, np.array([40]), np.ones(1))
+
+
+def _noisy_regression(n=300, seed=5):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, 4))
+    y = np.sin(2.0 * X[:, 0]) + 0.3 * X[:, 1] + 0.2 * rng.normal(size=n)
+    return X, y
+
+
+def _upper_part(Q, alpha, bounds):
+    """G_bar: the sum over the variables at their upper bound of C_j Q_j."""
+    upper = alpha >= bounds
+    return Q[:, upper] @ bounds[upper]
+
+
+def test_the_kept_gradients_are_those_of_the_solutions_through_newton_rounds(monkeypatch):
+    """Seeded solves start from the last solution's G and G_bar, scaled along C and moved
+    with the Newton steps' variables (no kernel column per support vector): after every C
+    they are Qa + p and the upper-bound part of the solution, at SMO's float32 Q."""
+    import svmx._gram_folds as gram_folds
+
+    steps = []
+
+    def counted(*args):
+        steps.append(newton_steps(*args))
+        return steps[-1]
+
+    monkeypatch.setattr(gram_folds, "newton_steps", counted)
+    X, y = _noisy_regression()
+    K = gram_matrix(X, KernelSpec.named("rbf", gamma=0.5))
+    train = np.flatnonzero(np.arange(y.size) % 5 != 0)
+    epsilon, n_rows = 0.1, train.size
+    labels = np.concatenate([np.ones(n_rows), -np.ones(n_rows)]).astype(np.int8)
+    p = np.concatenate([epsilon - y[train], epsilon + y[train]])
+    Q = _q(K, np.concatenate([train, train]), labels)
+    fold = RegressorFold(K, train, y[train], np.ones(n_rows), epsilon, True)
+    assert fold.gradients() is None
+    for C in [2.0 ** e for e in range(-1, 14, 2)]:
+        fold.solve(C, *SOLVE)
+        coef = fold.dual_coef()
+        alpha = np.concatenate([np.maximum(coef, 0), np.maximum(-coef, 0)])
+        G, G_bar = fold.gradients()
+        scale = max(1.0, np.abs(Q).sum(axis=0).max() * C)
+        np.testing.assert_allclose(G, Q @ alpha + p, rtol=0, atol=1e-10 * scale)
+        np.testing.assert_allclose(G_bar, _upper_part(Q, alpha, np.full(2 * n_rows, C)),
+                                   rtol=0, atol=1e-10 * scale)
+    assert sum(steps) > 0  # the rounds took Newton steps, whose moves G followed
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_the_kept_gradients_of_classifier_pairs_follow_c(seed):
+    """The same for a three-class fold's one-vs-one pairs along C, unequal class weights
+    included (the bounds then differ within a pair)."""
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(240, 3))
+    y = np.digitize(X[:, 0] + 0.5 * X[:, 1] + 0.4 * rng.normal(size=240), [-0.5, 0.5])
+    K = gram_matrix(X, KernelSpec.named("rbf", gamma=1.0))
+    weights = {0: 1.0, 1: 2.5, 2: 0.5}
+    classes = [np.flatnonzero(y == c) for c in range(3)]
+    fold = ClassifierFold(K, classes, [np.full(rows.size, weights[c])
+                                       for c, rows in enumerate(classes)], True)
+    pairs = [(0, 1), (0, 2), (1, 2)]
+    for C in [2.0 ** e for e in range(-5, 12, 2)]:
+        fold.solve(C, *SOLVE)
+        coef = fold.dual_coef()
+        sizes = np.cumsum([0] + [rows.size for rows in classes])
+        for number, (i, j) in enumerate(pairs):
+            at = np.concatenate([np.arange(sizes[i], sizes[i + 1]),
+                                 np.arange(sizes[j], sizes[j + 1])])
+            rows = np.concatenate([classes[i], classes[j]])
+            labels = np.concatenate([np.ones(classes[i].size),
+                                     -np.ones(classes[j].size)]).astype(np.int8)
+            alpha = np.abs(coef[at, number])
+            bounds = C * np.concatenate([np.full(classes[i].size, weights[i]),
+                                         np.full(classes[j].size, weights[j])])
+            Q = _q(K, rows, labels)
+            G, G_bar = fold.gradients()[number]
+            scale = max(1.0, np.abs(Q).sum(axis=0).max() * bounds.max())
+            np.testing.assert_allclose(G, Q @ alpha - 1.0, rtol=0, atol=1e-10 * scale)
+            np.testing.assert_allclose(G_bar, _upper_part(Q, alpha, bounds), rtol=0,
+                                       atol=1e-10 * scale)
