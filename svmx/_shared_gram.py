@@ -29,6 +29,9 @@ GRAM_SHARE_OF_CACHE = 0.75
 # Rows of the Gram matrix computed per matrix product (a float64 block of
 # this many rows is the only temporary).
 GRAM_BLOCK_ROWS = 1024
+# The tiles of `_mirror_upper` (64 x 64 doubles: 32 KB, an L1 cache; 64 measured
+# faster than 128 and 256 on a 1,000-row matrix).
+MIRROR_TILE = 64
 # Rows with fewer stored entries than this make kernel columns cheap enough that
 # the pairs compute only the ones they need (dna.scale, 45 per row: 1.6x faster
 # without the shared matrix; mnist, 784 per row: 4x faster with it).
@@ -124,7 +127,8 @@ def gram_matrix(X, kernel: KernelSpec, dtype: type = np.float64) -> np.ndarray:
     """K(X, X) over the rows of X (dense or CSR), block of rows by block of rows.
 
     K is symmetric: each block row is computed (in float64, with one matrix
-    product) from the diagonal on and mirrored; `dtype` is the storage.
+    product) from the diagonal on and mirrored (`_mirror_upper`); `dtype` is the
+    storage. Up to ``GRAM_BLOCK_ROWS`` rows in float64, the product's result is K.
 
     Examples
     --------
@@ -139,6 +143,9 @@ def gram_matrix(X, kernel: KernelSpec, dtype: type = np.float64) -> np.ndarray:
         data = np.ascontiguousarray(data, dtype=np.float64)
     norms = _libsvm.squared_norms(data)
     m = data.shape[0]
+    if m <= GRAM_BLOCK_ROWS and np.dtype(dtype) == np.float64:  # one block: K itself
+        return _mirror_upper(_libsvm.kernel_matrix(data, data, kernel, X_sq_norms=norms,
+                                                   Y_sq_norms=norms))
     matrix = np.empty((m, m), dtype=dtype)
     for start in range(0, m, GRAM_BLOCK_ROWS):
         block = slice(start, min(start + GRAM_BLOCK_ROWS, m))
@@ -147,8 +154,22 @@ def gram_matrix(X, kernel: KernelSpec, dtype: type = np.float64) -> np.ndarray:
             Y_sq_norms=norms[start:],
         )
         matrix[block, start:] = values
-        matrix[start:, block] = values.T
+        matrix[block.stop:, block] = values[:, block.stop - start:].T
+        _mirror_upper(matrix[block, block])
     return matrix
+
+
+def _mirror_upper(square: np.ndarray) -> np.ndarray:
+    """Copy the upper triangle of ``square`` onto its lower one, in place, tile by tile
+    (one strided copy of the whole would miss the cache on every row): K is then exactly
+    symmetric, as the matrix products it comes from need not be."""
+    n = square.shape[0]
+    for i in range(0, n, MIRROR_TILE):
+        tile = square[i:i + MIRROR_TILE, i:i + MIRROR_TILE]
+        tile[...] = np.triu(tile) + np.triu(tile, 1).T
+        square[i + MIRROR_TILE:, i:i + MIRROR_TILE] = square[i:i + MIRROR_TILE,
+                                                             i + MIRROR_TILE:].T
+    return square
 
 
 def shared_gram(
