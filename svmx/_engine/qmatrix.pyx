@@ -17,10 +17,15 @@ cdef extern from *:
     SVMX_INLINE uint32_t svmx_sign_bit(signed char sign) {
         return (uint32_t)(int32_t)sign & 0x80000000u;
     }
-    SVMX_INLINE void svmx_signed_gather_tail(int t, int n, const uint32_t* data,
+    SVMX_INLINE void svmx_signed_gather_tail(int t, int n, const float* data,
                                              const int* index, const signed char* sign,
-                                             uint32_t flip, uint32_t* out) {
-        for (; t < n; t++) out[t] = data[index[t]] ^ svmx_sign_bit(sign[t]) ^ flip;
+                                             uint32_t flip, float* out) {
+        uint32_t bits;
+        for (; t < n; t++) {  /* the bits through memcpy: no type punning of pointers */
+            memcpy(&bits, &data[index[t]], sizeof bits);
+            bits ^= svmx_sign_bit(sign[t]) ^ flip;
+            memcpy(&out[t], &bits, sizeof bits);
+        }
     }
     #if SVMX_MULTI_ISA
     #include <immintrin.h>
@@ -37,8 +42,7 @@ cdef extern from *:
             signs = _mm512_xor_si512(_mm512_and_si512(signs, top), flip);
             _mm512_storeu_si512((void*)(out + t), _mm512_xor_si512(value, signs));
         }
-        svmx_signed_gather_tail(t, n, (const uint32_t*)data, index, sign,
-                                svmx_sign_bit(sign_i), (uint32_t*)out);
+        svmx_signed_gather_tail(t, n, data, index, sign, svmx_sign_bit(sign_i), out);
     }
     SVMX_TARGET_V3 static void svmx_signed_gather_v3(
             int n, const float* data, const int* index, const signed char* sign,
@@ -53,8 +57,7 @@ cdef extern from *:
             signs = _mm256_xor_si256(_mm256_and_si256(signs, top), flip);
             _mm256_storeu_si256((__m256i*)(out + t), _mm256_xor_si256(value, signs));
         }
-        svmx_signed_gather_tail(t, n, (const uint32_t*)data, index, sign,
-                                svmx_sign_bit(sign_i), (uint32_t*)out);
+        svmx_signed_gather_tail(t, n, data, index, sign, svmx_sign_bit(sign_i), out);
     }
     #endif
     static void svmx_signed_gather(int n, const float* data, const int* index,
@@ -70,8 +73,7 @@ cdef extern from *:
             return;
         }
     #endif
-        svmx_signed_gather_tail(0, n, (const uint32_t*)data, index, sign,
-                                svmx_sign_bit(sign_i), (uint32_t*)out);
+        svmx_signed_gather_tail(0, n, data, index, sign, svmx_sign_bit(sign_i), out);
     }
     """
     void signed_gather "svmx_signed_gather"(int n, const float* data, const int* index,

@@ -124,15 +124,23 @@ def test_seeded_classifier_folds_at_large_c_stop_at_the_gap_in_few_updates(gamma
     assert warm_iter.sum() < cold_iter.sum() / 5
 
 
-def test_seeded_regression_folds_at_large_c_stop_at_the_gap_in_few_updates():
-    X, y = shared_subset("housing_scale", 400, regression=True)
-    K = gram_matrix(X, KernelSpec.named("rbf", gamma=0.125))
+def _regression_fold(X, y, gamma, epsilon=0.1):
+    """A seeded epsilon-SVR fold (every 5th row held out) over the RBF Gram matrix of X,
+    with its labels, p and Q as SMO sees them."""
+    K = gram_matrix(X, KernelSpec.named("rbf", gamma=gamma))
     train = np.flatnonzero(np.arange(y.size) % 5 != 0)
-    epsilon, n_rows = 0.1, train.size
+    n_rows = train.size
     labels = np.concatenate([np.ones(n_rows), -np.ones(n_rows)]).astype(np.int8)
     p = np.concatenate([epsilon - y[train], epsilon + y[train]])
     Q = _q(K, np.concatenate([train, train]), labels)
-    seeded = RegressorFold(K, train, y[train], np.ones(n_rows), epsilon, True)
+    fold = RegressorFold(K, train, y[train], np.ones(n_rows), epsilon, True)
+    return K, train, labels, p, Q, fold
+
+
+def test_seeded_regression_folds_at_large_c_stop_at_the_gap_in_few_updates():
+    X, y = shared_subset("housing_scale", 400, regression=True)
+    K, train, labels, p, Q, seeded = _regression_fold(X, y, 0.125)
+    epsilon, n_rows = 0.1, train.size
     for C in [2.0 ** e for e in range(5, 16, 2)]:
         warm_iter, stopped = seeded.solve(C, *SOLVE)
         assert not stopped
@@ -218,13 +226,8 @@ def test_the_kept_gradients_are_those_of_the_solutions_through_newton_rounds(mon
 
     monkeypatch.setattr(gram_folds, "newton_steps", counted)
     X, y = _noisy_regression()
-    K = gram_matrix(X, KernelSpec.named("rbf", gamma=0.5))
-    train = np.flatnonzero(np.arange(y.size) % 5 != 0)
-    epsilon, n_rows = 0.1, train.size
-    labels = np.concatenate([np.ones(n_rows), -np.ones(n_rows)]).astype(np.int8)
-    p = np.concatenate([epsilon - y[train], epsilon + y[train]])
-    Q = _q(K, np.concatenate([train, train]), labels)
-    fold = RegressorFold(K, train, y[train], np.ones(n_rows), epsilon, True)
+    _, train, _, p, Q, fold = _regression_fold(X, y, 0.5)
+    n_rows = train.size
     assert fold.gradients() is None
     for C in [2.0 ** e for e in range(-1, 14, 2)]:
         fold.solve(C, *SOLVE)
