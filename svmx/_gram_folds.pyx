@@ -183,10 +183,12 @@ cdef class SeededProblem:
         work = <double> n_iter * n
         return work >= NEWTON_MIN_WORK and n_free * n_free * n_free <= NEWTON_WORK_RATIO * work
 
-    cdef bint pose(self, double C, double scale) noexcept:
+    cdef bint pose(self, double C, double scale, bint keep_bounded=False) noexcept:
         """The slots' problem for this C, started from `alpha` times `scale` (from zero
         where the start, clipped into the box, breaks y'a = 0 beyond rounding, as
-        `Problem` drops such a seed); returns whether the start is the scaled one."""
+        `Problem` drops such a seed); returns whether the start is the scaled one. With
+        `keep_bounded` (`scale` is C / last_C) the variables at the last C's upper bound
+        start at this C's, not an ulp below it as their product may fall."""
         cdef Py_ssize_t t, k, n = self.alpha.shape[0]
         cdef double value, total = 0.0, residual = 0.0
         self.slot_order()
@@ -196,6 +198,8 @@ cdef class SeededProblem:
             self.slot_labels[t] = self.labels[k]
             self.slot_p[t] = self.p[k]
             value = min(max(self.alpha[k] * scale, 0.0), self.slot_bounds[t])
+            if keep_bounded and self.alpha[k] >= self.last_C * self.unit_bounds[k]:
+                value = self.slot_bounds[t]
             self.slot_alpha[t] = value
             total += value
             residual += value if self.labels[k] > 0 else -value
@@ -268,7 +272,8 @@ cdef class SeededProblem:
             self.last_C = C
             return info
         scale = self.start_scale(C)
-        gradients.given = self.pose(C, scale) and self.scaled_gradients(C, scale)
+        gradients.given = (self.pose(C, scale, self.solved and scale == C / self.last_C)
+                           and self.scaled_gradients(C, scale))
         gradients.G, gradients.G_bar = &self.slot_G[0], &self.slot_G_bar[0]
         while True:
             limit = max_iter
@@ -293,11 +298,13 @@ cdef class SeededProblem:
                 break
             if self.newton_pays(C, n_iter):
                 self.moved_from[:] = self.alpha
+                self.has_gradients = False  # until G follows the steps' moves
                 newton_steps(self.gram, self.gram_rows, np.asarray(self.labels),
                              np.asarray(self.p), C * np.asarray(self.unit_bounds),
                              np.asarray(self.alpha), NEWTON_STEPS)
                 self.follow_moves(C)
-            gradients.given = self.pose(C, 1.0)
+                self.has_gradients = True
+            gradients.given = self.pose(C, 1.0) and self.has_gradients
             for t in range(n):
                 k = self.order[t]
                 self.slot_G[t], self.slot_G_bar[t] = self.G[k], self.G_bar[k]
