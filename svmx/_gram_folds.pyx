@@ -278,8 +278,6 @@ cdef class SeededProblem:
         while True:
             limit = max_iter
             if newton and rounds < NEWTON_ROUNDS:  # the first round lets easy solves finish
-                # and no round stops before steps could pay (`newton_pays`' least work):
-                # a stop costs the solver its shrinking.
                 limit = max(n * (NEWTON_FIRST_BUDGET if rounds == 0 else NEWTON_BUDGET) // 2,
                             100)
             with nogil:
