@@ -5,6 +5,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from svmx._engine.cache import CacheMemories as CacheMemories
 from svmx._engine.layout_cache import LayoutCache as LayoutCache
 from svmx._gram_folds import ClassifierFold as ClassifierFold
 from svmx._gram_folds import RegressorFold as RegressorFold

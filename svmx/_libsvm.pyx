@@ -37,6 +37,7 @@ from svmx._solve_status cimport on_main_thread, raise_for_status
 from svmx._engine.libsvm_values import libsvm_decision_values, libsvm_ovo_values
 from svmx._engine.platt import pairwise_coupling as _pairwise_coupling
 from svmx._engine.platt import MIN_PROB, sigmoid_predict_py, sigmoid_train_py
+from svmx._engine.cache import CacheMemories
 from svmx._engine.layout_cache import LayoutCache
 from svmx._engine.predict import decision_values as _engine_decision_values
 from svmx._engine.predict import MIN_THREADED_VALUES as _MIN_THREADED_VALUES
@@ -51,6 +52,7 @@ from svmx._kernel_values import DENSE_ENOUGH, dense_if_dense_enough, kernel_matr
 from svmx._specs import KERNEL_TYPES
 
 __all__ = [
+    "CacheMemories",
     "ClassifierFold",
     "DENSE_ENOUGH",
     "KERNEL_TYPES",
@@ -175,8 +177,7 @@ cdef Kernel make_kernel(X, rows, kernel, solve):
     rows = np.asarray(rows, dtype=np.intp)
     if kernel.is_precomputed and isinstance(X, LazyGram):
         data = LazyGramRows(X, rows)  # rows of it computed as the solve reads them
-    elif kernel.is_precomputed:
-        # The Gram matrix is read in place (the pairs' float32 one, or the user's).
+    elif kernel.is_precomputed:  # read in place: the pairs' float32 Gram matrix or the user's
         X = np.asarray(X)
         if X.dtype == np.float32:
             data = GramRows32(np.ascontiguousarray(X), rows)
@@ -215,8 +216,7 @@ cdef Solution solution_of(const SolutionInfo* info, coef, str solver):
     solution.coef = coef
     solution.rho = info.rho
     solution.obj = info.obj
-    solution.r = info.r
-    solution.epsilon = 0.0
+    solution.r = info.r  # (epsilon stays 0: nu-SVR sets it)
     solution.n_iter = info.n_iter
     solution.n_kernel_rows = info.n_kernel_rows
     solution.status = SOLVED if info.status == 0 else MAX_ITER
@@ -369,7 +369,7 @@ cdef Solution train_c_svc(X, rows, problem, kernel, solve, str engine):
     if engine == "block":
         info = run_block(X, rows, p, y, alpha, problem.C, kernel, solve, 1)
     else:
-        Q = SvcQ(make_kernel(X, rows, kernel, solve), y, solve.cache_bytes)
+        Q = SvcQ(make_kernel(X, rows, kernel, solve), y, solve.cache_bytes, solve.memories)
         info = run_smo(Solver(), Q, p, y, alpha, problem.C, solve)
     return solution_of(&info, alpha * np.asarray(y, dtype=np.float64), engine)
 
@@ -393,7 +393,7 @@ cdef Solution train_nu_svc(X, rows, problem, kernel, solve):
         else:
             alpha[i] = min(C[i], sum_neg)
             sum_neg -= alpha[i]
-    Q = SvcQ(make_kernel(X, rows, kernel, solve), y, solve.cache_bytes)
+    Q = SvcQ(make_kernel(X, rows, kernel, solve), y, solve.cache_bytes, solve.memories)
     info = run_smo(SolverNU(), Q, np.zeros(l, dtype=np.float64), y, alpha, C, solve)
     coef = alpha * np.asarray(y, dtype=np.float64)
     r = info.r
@@ -427,7 +427,7 @@ cdef Solution train_one_class(X, rows, problem, kernel, solve, str engine):
     if engine == "block":
         info = run_block(X, rows, p, y, alpha, C, kernel, solve, 1)
     else:
-        Q = OneClassQ(make_kernel(X, rows, kernel, solve), solve.cache_bytes)
+        Q = OneClassQ(make_kernel(X, rows, kernel, solve), solve.cache_bytes, solve.memories)
         info = run_smo(Solver(), Q, p, y, alpha, C, solve)
     return solution_of(&info, alpha, engine)
 
@@ -444,7 +444,7 @@ cdef Solution train_epsilon_svr(X, rows, problem, kernel, solve, str engine):
     if engine == "block":
         info = run_block(X, rows, p, y, alpha, bounds, kernel, solve, 2)
     else:
-        Q = SvrQ(make_kernel(X, rows, kernel, solve), solve.cache_bytes)
+        Q = SvrQ(make_kernel(X, rows, kernel, solve), solve.cache_bytes, solve.memories)
         info = run_smo(Solver(), Q, p, y, alpha, bounds, solve)
     return solution_of(&info, alpha[:l] - alpha[l:], engine)
 
@@ -462,7 +462,7 @@ cdef Solution train_nu_svr(X, rows, problem, kernel, solve):
         alpha[i] = min(remaining, C[i])
         alpha[i + l] = alpha[i]
         remaining -= alpha[i]
-    Q = SvrQ(make_kernel(X, rows, kernel, solve), solve.cache_bytes)
+    Q = SvrQ(make_kernel(X, rows, kernel, solve), solve.cache_bytes, solve.memories)
     p = np.concatenate([-values, values])
     y = np.concatenate([np.ones(l, dtype=np.int8), -np.ones(l, dtype=np.int8)])
     bounds = np.concatenate([problem.C, problem.C])

@@ -12,7 +12,7 @@ from svmx._base import BaseLibSVM, _n_rows
 from svmx._fitted import FittedModel, write_fitted_state
 from svmx._probability import decisions_on, density_marks, laplace_scale
 from svmx._specs import Problem
-from svmx._training import solve_problem
+from svmx._training import cache_memories, solve_problem
 from svmx._validation import validate_sample_weight, validate_targets
 from svmx._warm_start import regression_seed
 
@@ -66,6 +66,9 @@ class BaseSingleProblem(BaseLibSVM):
                 seed_from, rows, problem.target, problem.epsilon,
                 float(self.C) / float(seed_from.C)))
         prob_a = np.empty(0, dtype=np.float64)
+        if probability and problem.formulation != "one_class":
+            # The model and its five folds hand their kernel caches' memory on.
+            solve = solve.replace(memories=cache_memories([rows.size], solve.cache_bytes, 1))
         solution = solve_problem(matrix, rows, problem, kernel, solve)
         extra = {"_objective": float(solution.obj)}
         nonzero = solution.coef != 0

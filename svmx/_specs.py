@@ -114,6 +114,10 @@ class SolveSpec:
     log : svmx._training.TrainingLog or None
         Where a verbose fit writes LIBSVM's training output (None: nowhere).
         It is a destination, not a parameter: it takes no part in equality.
+    memories : svmx._libsvm.CacheMemories or None
+        Where the SMO solves' kernel caches that hold their whole matrix take their
+        memory, one solve after another (None: each allocates its own). Like ``log``,
+        it takes no part in equality.
 
     Examples
     --------
@@ -136,6 +140,7 @@ class SolveSpec:
     max_iter: int
     threads: int
     log: Any = dataclasses.field(default=None, compare=False, repr=False)
+    memories: Any = dataclasses.field(default=None, compare=False, repr=False)
 
     @property
     def cache_megabytes(self) -> float:

@@ -25,6 +25,7 @@ __all__ = [
     "BufferedLog",
     "NonFiniteSolution",
     "TrainingLog",
+    "cache_memories",
     "fit_one_vs_one",
     "pair_problem",
     "problem_summary",
@@ -295,14 +296,15 @@ def fit_one_vs_one(
     trained = _trained_pairs(n_classes, class_order)
     names = list(class_names.tolist())  # plain Python values read well in messages
     threads = _pair_threads(solve.threads, class_rows, len(trained))
-    # Pairs run side by side on `threads` threads, each solve on its share of the rest.
-    pair_solve = solve.replace(threads=max(1, solve.threads // threads))
+    pair_solve = solve.replace(threads=max(1, solve.threads // threads))  # a pair's share
     solve_matrix, solve_rows, pair_kernel, pair_solve = _pair_inputs(
         matrix, class_rows, kernel, pair_solve, solve, threads, len(trained))
+    sizes = [class_rows[i].size + class_rows[j].size for i, j in trained]
+    if pair_solve.memories is None:  # the pairs' and folds' solves hand their memory on
+        pair_solve = pair_solve.replace(
+            memories=cache_memories(sizes, pair_solve.cache_bytes, solve.threads))
     logs = _pair_logs(log, len(trained), threads)
-    orders = sigmoids.draw_orders(
-        [class_rows[i].size + class_rows[j].size for i, j in trained]
-    ) if sigmoids is not None else []
+    orders = sigmoids.draw_orders(sizes) if sigmoids is not None else []
     sigmoid_of = {}
 
     def solve_pair(number: int) -> _libsvm.Solution:
@@ -413,6 +415,20 @@ def _pair_inputs(matrix, class_rows: list[np.ndarray], kernel: KernelSpec,
                        f"shared by {n_pairs} pairs")
     return (gram.matrix, [gram.position[rows] for rows in class_rows], kernel.as_gram(),
             pair_solve.replace(cache_bytes=gram.pair_cache_bytes))
+
+
+def cache_memories(sizes: list[int], cache_bytes: float,
+                    threads: int) -> _libsvm.CacheMemories:
+    """Kernel cache memory for solves of the given sizes, `threads` at a time: blocks
+    made for the largest matrix whose cache holds it whole (see `CacheMemories`).
+
+    Examples
+    --------
+    >>> cache_memories([100, 300], 2.0**20, 2).n_blocks  # made as caches ask
+    0
+    """
+    whole = [size * size for size in sizes if 4.0 * size * size <= cache_bytes]
+    return _libsvm.CacheMemories(threads, max(whole, default=0))
 
 
 def _turned_to_given_order(trained: list[tuple[int, int]], results,

@@ -213,3 +213,26 @@ def test_with_max_iter_the_folds_start_from_zero_as_libsvms(max_iter):
                       solver="smo").fit(X, y)
     np.testing.assert_allclose(auto.probA_, libsvm.probA_, rtol=1e-6)
     np.testing.assert_allclose(auto.predict_proba(X), libsvm.predict_proba(X), atol=1e-6)
+
+
+@pytest.mark.parametrize("name", ["svmguide1", "pendigits"])
+@pytest.mark.parametrize("n_jobs", [1, 2])
+def test_kernel_cache_memory_handed_between_solves_changes_no_bit(name, n_jobs, monkeypatch):
+    """A fit's pairs and folds hand their kernel caches' memory on (`CacheMemories`):
+    what a solve finds there from the last one must change nothing, bit for bit."""
+    import svmx._training as training
+
+    X, y = shared_subset(name, 1500)
+    handed = []
+    made = training.cache_memories
+    monkeypatch.setattr(training, "cache_memories",
+                        lambda *args: handed.append(made(*args)) or handed[-1])
+    pooled = svmx.SVC(probability=True, random_state=0, n_jobs=n_jobs).fit(X, y)
+    assert sum(memories.n_blocks for memories in handed) >= 1
+    monkeypatch.setattr(training, "cache_memories", lambda *args: None)
+    fresh = svmx.SVC(probability=True, random_state=0, n_jobs=n_jobs).fit(X, y)
+    for attribute in ("dual_coef_", "intercept_", "probA_", "probB_", "n_iter_", "support_"):
+        got, expected = getattr(pooled, attribute), getattr(fresh, attribute)
+        if hasattr(got, "toarray"):
+            got, expected = got.toarray(), expected.toarray()
+        np.testing.assert_array_equal(got, expected, err_msg=attribute)

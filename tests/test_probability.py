@@ -163,3 +163,17 @@ def test_probabilities_are_close_to_sklearns(name, loader):
     gap = np.abs(ours.predict_proba(X) - theirs.predict_proba(X))
     assert gap.max() <= MAX_PROBABILITY_GAP
     assert gap.mean() <= MEAN_PROBABILITY_GAP
+
+
+def test_svr_laplace_folds_handing_cache_memory_on_change_no_bit(monkeypatch):
+    """An SVR's model and its five Laplace folds hand their kernel caches' memory on
+    (`svmx._training.cache_memories`); what a fold finds there must change nothing."""
+    import svmx._single as single
+    from svmx.preprocessing import GlibcRand
+
+    X, y = load_shared("housing_scale")
+    pooled = svmx.SVR(C=4.0)._fit_with_libsvm_probability(X, y, GlibcRand(1))
+    monkeypatch.setattr(single, "cache_memories", lambda *args: None)
+    fresh = svmx.SVR(C=4.0)._fit_with_libsvm_probability(X, y, GlibcRand(1))
+    assert pooled.probA_.tobytes() == fresh.probA_.tobytes()
+    np.testing.assert_array_equal(pooled.dual_coef_, fresh.dual_coef_)

@@ -1,3 +1,19 @@
+cdef class CacheMemory:
+    """One block of float32 room that kernel caches holding their whole matrix take their
+    columns from, one cache at a time (see cache.pyx)."""
+    cdef float* base
+    cdef Py_ssize_t n_floats
+    cdef bint in_use
+
+
+cdef class CacheMemories:
+    cdef list blocks
+    cdef Py_ssize_t limit
+    cdef Py_ssize_t n_floats
+
+    cdef CacheMemory acquire(self, Py_ssize_t n_floats)
+
+
 cdef class KernelCache:
     """Least-recently-used cache of kernel (Q matrix) columns stored as float32.
 
@@ -13,9 +29,17 @@ cdef class KernelCache:
     # lru_next[l] is the least recently used column.
     cdef int* lru_prev
     cdef int* lru_next
+    # Slab mode (the budget holds the whole matrix): column storage is one block of l
+    # slots of l floats, from `memory`; NULL otherwise (a malloc per column).
+    cdef CacheMemory memory
+    cdef float* slab
+    cdef int next_slot
+    cdef int n_free_slots
+    cdef int* free_slots
 
     cdef int get_data(self, int index, float** data, int length) noexcept nogil
     cdef void swap_index(self, int i, int j) noexcept nogil
     cdef void unlink(self, int index) noexcept nogil
     cdef void append(self, int index) noexcept nogil
     cdef void evict(self, int index) noexcept nogil
+    cdef void release_column(self, int index) noexcept nogil

@@ -4,8 +4,18 @@ Python methods below are a checked inspection surface over them)."""
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+class CacheMemories:
+    def __init__(self, limit: int = 1, n_floats: int = 0) -> None: ...
+    @property
+    def n_blocks(self) -> int: ...
+
 class KernelCache:
-    def __init__(self, l: int, size_bytes: float) -> None: ...  # noqa: E741
+    def __init__(  # noqa: E741
+        self, l: int, size_bytes: float, memories: CacheMemories | None = None
+    ) -> None: ...
+    @property
+    def slab_mode(self) -> bool: ...
+
     @property
     def n_columns(self) -> int: ...
     @property

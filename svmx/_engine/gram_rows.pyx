@@ -63,6 +63,9 @@ cdef class GramRows(Rows):
         for t in range(start, end):
             out[t - start] = row[self.order[t]]
 
+    cdef const double* double_gram_row(self, Py_ssize_t i) noexcept nogil:
+        return &self.gram[self.order[i], 0]
+
     cdef void swap(self, Py_ssize_t i, Py_ssize_t j) noexcept nogil:
         swap_order(self.order, i, j)
 
@@ -87,6 +90,9 @@ cdef class GramRows32(Rows):
         cdef Py_ssize_t t
         for t in range(start, end):
             out[t - start] = row[self.order[t]]
+
+    cdef const float* float_gram_row(self, Py_ssize_t i) noexcept nogil:
+        return &self.gram[self.order[i], 0]
 
     cdef void swap(self, Py_ssize_t i, Py_ssize_t j) noexcept nogil:
         swap_order(self.order, i, j)
@@ -204,6 +210,9 @@ cdef class LazyGramRows(Rows):
         cdef Py_ssize_t t
         for t in range(start, end):
             out[t - start] = row[self.order[t]]
+
+    cdef const float* float_gram_row(self, Py_ssize_t i) noexcept nogil:
+        return self.gram.row(self.order[i])
 
     cdef void swap(self, Py_ssize_t i, Py_ssize_t j) noexcept nogil:
         swap_order(self.order, i, j)

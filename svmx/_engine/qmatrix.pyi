@@ -4,7 +4,7 @@ Python methods below are a checked inspection surface over them)."""
 import numpy as np
 from numpy.typing import NDArray
 
-from svmx._engine.cache import KernelCache
+from svmx._engine.cache import CacheMemories, KernelCache
 from svmx._engine.kernel import Kernel
 
 class QMatrix:
@@ -15,16 +15,23 @@ class QMatrix:
     def swap(self, i: int, j: int) -> None: ...
 
 class SvcQ(QMatrix):
-    def __init__(self, kernel: Kernel, y: NDArray[np.int8], cache_size_bytes: float) -> None: ...
+    def __init__(
+        self, kernel: Kernel, y: NDArray[np.int8], cache_size_bytes: float,
+        memories: CacheMemories | None = None,
+    ) -> None: ...
     @property
     def cache(self) -> KernelCache: ...
 
 class OneClassQ(QMatrix):
-    def __init__(self, kernel: Kernel, cache_size_bytes: float) -> None: ...
+    def __init__(
+        self, kernel: Kernel, cache_size_bytes: float, memories: CacheMemories | None = None
+    ) -> None: ...
     @property
     def cache(self) -> KernelCache: ...
 
 class SvrQ(QMatrix):
-    def __init__(self, kernel: Kernel, cache_size_bytes: float) -> None: ...
+    def __init__(
+        self, kernel: Kernel, cache_size_bytes: float, memories: CacheMemories | None = None
+    ) -> None: ...
     @property
     def cache(self) -> KernelCache: ...

@@ -4,8 +4,10 @@
 import numpy as np
 
 from svmx._engine.isa cimport isa_level
-from svmx._engine.cache cimport KernelCache
+from svmx._engine.cache cimport CacheMemories, KernelCache
+from svmx._engine.gram_rows cimport GramRows, GramRows32, LazyGramRows
 from svmx._engine.kernel cimport Kernel
+from svmx._engine.kernel_map cimport PRECOMPUTED
 
 cdef extern from *:
     """
@@ -75,10 +77,80 @@ cdef extern from *:
     #endif
         svmx_signed_gather_tail(0, n, data, index, sign, svmx_sign_bit(sign_i), out);
     }
+    /* The same from a float64 Gram row: out[t] = float32(sign_i sign[t] data[index[t]]),
+       the value rounded to float32 with its sign bit flipped (rounding to nearest is
+       symmetric: the bits of the product's rounding). */
+    SVMX_INLINE void svmx_signed_gather64_tail(int t, int n, const double* data,
+                                               const int* index, const signed char* sign,
+                                               uint32_t flip, float* out) {
+        uint32_t bits;
+        float value;
+        for (; t < n; t++) {
+            value = (float)data[index[t]];
+            memcpy(&bits, &value, sizeof bits);
+            bits ^= svmx_sign_bit(sign[t]) ^ flip;
+            memcpy(&out[t], &bits, sizeof bits);
+        }
+    }
+    #if SVMX_MULTI_ISA
+    SVMX_TARGET_V4 static void svmx_signed_gather64_v4(
+            int n, const double* data, const int* index, const signed char* sign,
+            signed char sign_i, float* out) {
+        const __m256i top = _mm256_set1_epi32((int)0x80000000u);
+        const __m256i flip = _mm256_set1_epi32((int)svmx_sign_bit(sign_i));
+        int t = 0;
+        for (; t + 8 <= n; t += 8) {
+            __m256i at = _mm256_loadu_si256((const __m256i*)(index + t));
+            __m256 value = _mm512_cvtpd_ps(_mm512_i32gather_pd(at, (const void*)data, 8));
+            __m256i signs = _mm256_cvtepi8_epi32(_mm_loadl_epi64((const __m128i*)(sign + t)));
+            signs = _mm256_xor_si256(_mm256_and_si256(signs, top), flip);
+            _mm256_storeu_si256((__m256i*)(out + t),
+                                _mm256_xor_si256(_mm256_castps_si256(value), signs));
+        }
+        svmx_signed_gather64_tail(t, n, data, index, sign, svmx_sign_bit(sign_i), out);
+    }
+    SVMX_TARGET_V3 static void svmx_signed_gather64_v3(
+            int n, const double* data, const int* index, const signed char* sign,
+            signed char sign_i, float* out) {
+        const __m128i top = _mm_set1_epi32((int)0x80000000u);
+        const __m128i flip = _mm_set1_epi32((int)svmx_sign_bit(sign_i));
+        int t = 0;
+        for (; t + 4 <= n; t += 4) {
+            __m128i at = _mm_loadu_si128((const __m128i*)(index + t));
+            __m128 value = _mm256_cvtpd_ps(_mm256_i32gather_pd(data, at, 8));
+            int32_t four;
+            memcpy(&four, sign + t, sizeof four);
+            __m128i signs = _mm_cvtepi8_epi32(_mm_cvtsi32_si128(four));
+            signs = _mm_xor_si128(_mm_and_si128(signs, top), flip);
+            _mm_storeu_si128((__m128i*)(out + t),
+                             _mm_xor_si128(_mm_castps_si128(value), signs));
+        }
+        svmx_signed_gather64_tail(t, n, data, index, sign, svmx_sign_bit(sign_i), out);
+    }
+    #endif
+    static void svmx_signed_gather64(int n, const double* data, const int* index,
+                                     const signed char* sign, signed char sign_i,
+                                     float* out) {
+    #if SVMX_MULTI_ISA
+        const int level = svmx_isa_level();
+        if (level >= SVMX_ISA_AVX512) {
+            svmx_signed_gather64_v4(n, data, index, sign, sign_i, out);
+            return;
+        }
+        if (level >= SVMX_ISA_AVX2) {
+            svmx_signed_gather64_v3(n, data, index, sign, sign_i, out);
+            return;
+        }
+    #endif
+        svmx_signed_gather64_tail(0, n, data, index, sign, svmx_sign_bit(sign_i), out);
+    }
     """
     void signed_gather "svmx_signed_gather"(int n, const float* data, const int* index,
                                             const signed char* sign, signed char sign_i,
                                             float* out) noexcept nogil
+    void signed_gather64 "svmx_signed_gather64"(int n, const double* data, const int* index,
+                                                const signed char* sign, signed char sign_i,
+                                                float* out) noexcept nogil
 
 
 cdef class QMatrix:
@@ -205,25 +277,49 @@ cdef class SvcQ(QMatrix):
     y : ndarray of int8, +1 or -1
         Labels; copied (the solver permutes them).
     cache_size_bytes : float
+    memories : CacheMemories, optional
+        Where the kernel cache takes its block when it holds the whole matrix.
     """
 
-    def __cinit__(self, Kernel kernel, signed char[::1] y, double cache_size_bytes):
+    def __cinit__(self, Kernel kernel, signed char[::1] y, double cache_size_bytes,
+                  CacheMemories memories=None):
         cdef int k, l = <int> y.shape[0]
         self.kernel = kernel
         self.y = np.array(y, dtype=np.int8)
-        self.cache = KernelCache(l, cache_size_bytes)
+        self.cache = KernelCache(l, cache_size_bytes, memories)
         self.buffer = np.empty(l, dtype=np.float64)
         self.QD = np.empty(l, dtype=np.float64)
         for k in range(l):
             self.QD[k] = kernel.value(k, k)
+        self.gathers = kernel.params.kernel_type == PRECOMPUTED and l > 0
+        if self.gathers and isinstance(kernel.rows, GramRows):
+            self.gram_index = np.asarray((<GramRows> kernel.rows).order, dtype=np.int32)
+        elif self.gathers and isinstance(kernel.rows, GramRows32):
+            self.gram_index = np.asarray((<GramRows32> kernel.rows).order, dtype=np.int32)
+        elif self.gathers and isinstance(kernel.rows, LazyGramRows):
+            self.gram_index = np.asarray((<LazyGramRows> kernel.rows).order, dtype=np.int32)
+        else:
+            self.gathers = False
 
     cdef const float* get_Q(self, int i, int length) noexcept nogil:
         cdef float* data
+        cdef const float* row32
         cdef int t, start = self.cache.get_data(i, &data, length)
         cdef double y_i = self.y[i]
         if start < 0:
             return NULL
-        if start < length:
+        if start < length and self.gathers:
+            # y_i y_t K: the Gram value (rounded to float32) with its sign bit flipped
+            # where y_i y_t is -1, the bits of the product below.
+            row32 = self.kernel.rows.float_gram_row(i)
+            if row32 != NULL:
+                signed_gather(length - start, row32, &self.gram_index[start],
+                              &self.y[start], self.y[i], data + start)
+            else:
+                signed_gather64(length - start, self.kernel.rows.double_gram_row(i),
+                                &self.gram_index[start], &self.y[start], self.y[i],
+                                data + start)
+        elif start < length:
             self.kernel.column(i, start, length, &self.buffer[start])
             for t in range(start, length):
                 data[t] = <float> (y_i * self.y[t] * self.buffer[t])
@@ -231,11 +327,16 @@ cdef class SvcQ(QMatrix):
 
     cdef void swap_index(self, int i, int j) noexcept nogil:
         cdef signed char held = self.y[i]
+        cdef int held_index
         self.cache.swap_index(i, j)
         self.kernel.swap(i, j)
         self.y[i] = self.y[j]
         self.y[j] = held
         swap_double(self.QD, i, j)
+        if self.gathers:
+            held_index = self.gram_index[i]
+            self.gram_index[i] = self.gram_index[j]
+            self.gram_index[j] = held_index
 
     @property
     def cache(self):
@@ -250,12 +351,14 @@ cdef class OneClassQ(QMatrix):
     ----------
     kernel : Kernel
     cache_size_bytes : float
+    memories : CacheMemories, optional
+        Where the kernel cache takes its block when it holds the whole matrix.
     """
 
-    def __cinit__(self, Kernel kernel, double cache_size_bytes):
+    def __cinit__(self, Kernel kernel, double cache_size_bytes, CacheMemories memories=None):
         cdef int k, l = <int> kernel.rows.n_rows
         self.kernel = kernel
-        self.cache = KernelCache(l, cache_size_bytes)
+        self.cache = KernelCache(l, cache_size_bytes, memories)
         self.buffer = np.empty(l, dtype=np.float64)
         self.QD = np.empty(l, dtype=np.float64)
         for k in range(l):
@@ -290,14 +393,16 @@ cdef class SvrQ(QMatrix):
     ----------
     kernel : Kernel
     cache_size_bytes : float
+    memories : CacheMemories, optional
+        Where the kernel cache takes its block when it holds the whole matrix.
     """
 
-    def __cinit__(self, Kernel kernel, double cache_size_bytes):
+    def __cinit__(self, Kernel kernel, double cache_size_bytes, CacheMemories memories=None):
         cdef int k, l = <int> kernel.rows.n_rows
         cdef double diagonal
         self.kernel = kernel
         self.l = l
-        self.cache = KernelCache(l, cache_size_bytes)
+        self.cache = KernelCache(l, cache_size_bytes, memories)
         self.buffer = np.empty(l, dtype=np.float64)
         self.column_buffers = np.empty((2, 2 * l), dtype=np.float32)
         self.next_buffer = 0

@@ -30,6 +30,8 @@ cdef class Rows:
     cdef double entry(self, Py_ssize_t i, Py_ssize_t column) noexcept nogil
     cdef void gram_column(self, Py_ssize_t i, const Py_ssize_t* original, Py_ssize_t start,
                           Py_ssize_t end, double* out) noexcept nogil
+    cdef const float* float_gram_row(self, Py_ssize_t i) noexcept nogil
+    cdef const double* double_gram_row(self, Py_ssize_t i) noexcept nogil
     cdef void swap(self, Py_ssize_t i, Py_ssize_t j) noexcept nogil
     cdef int dot_block(self, const int* which, int n_which, float* out,
                        Py_ssize_t ld) noexcept nogil

@@ -108,11 +108,18 @@ cdef class Rows:
 
     cdef void gram_column(self, Py_ssize_t i, const Py_ssize_t* original, Py_ssize_t start,
                           Py_ssize_t end, double* out) noexcept nogil:
-        """For rows that hold a Gram matrix: out[t - start] = entry(i, original[t]),
-        LIBSVM's precomputed K(x_i, x_t) (row i, at the column of sample t)."""
+        """Gram rows: out[t - start] = entry(i, original[t]), LIBSVM's precomputed K(x_i, x_t)."""
         cdef Py_ssize_t t
         for t in range(start, end):
             out[t - start] = self.entry(i, original[t])
+
+    cdef const float* float_gram_row(self, Py_ssize_t i) noexcept nogil:
+        """A float32 Gram matrix's row for the sample now at i (indexed by Gram index), or NULL."""
+        return NULL
+
+    cdef const double* double_gram_row(self, Py_ssize_t i) noexcept nogil:
+        """`float_gram_row` for rows that are a float64 Gram matrix; else NULL."""
+        return NULL
 
     cdef void swap(self, Py_ssize_t i, Py_ssize_t j) noexcept nogil:
         pass

@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import svmx._engine.cache as cache_module
-from svmx._engine.cache import KernelCache
+from svmx._engine.cache import CacheMemories, KernelCache
 
 # Per-column bookkeeping charged against the budget, in float32 slots: the column's data pointer,
 # its length and its two LRU links (3 ints).
@@ -312,11 +312,25 @@ def cache_scenarios(draw):
     return l, floats, draw(st.lists(operation, max_size=40))
 
 
+def dirtied_memories(l):  # noqa: E741
+    """A CacheMemories whose one block a finished cache has filled with garbage."""
+    memories = CacheMemories(1, l * l)
+    previous = KernelCache(l, budget_bytes(l, l * l), memories)
+    assert previous.slab_mode
+    for index in range(l):
+        request_and_fill(previous, index, l, np.full((l, l), -7.5, np.float32))
+    return memories
+
+
 @settings(max_examples=150, deadline=None)
-@given(cache_scenarios())
-def test_cache_matches_a_reference_model(scenario):
+@given(cache_scenarios(), st.booleans())
+def test_cache_matches_a_reference_model(scenario, shared_memory):
+    """With a CacheMemories the caches whose budget holds the matrix keep their columns
+    in a block a previous cache has written over: they must behave the same."""
     l, floats, operations = scenario  # noqa: E741
-    cache = KernelCache(l, budget_bytes(l, floats))
+    memories = dirtied_memories(l) if shared_memory else None
+    cache = KernelCache(l, budget_bytes(l, floats), memories)
+    assert cache.slab_mode == (shared_memory and max(floats, 2 * l) >= l * l)
     model = ModelCache(l, max(floats, 2 * l))
     matrix = entry_matrix(l)
     # position -> original index: the cache must hold entries of the permuted matrix
@@ -341,6 +355,48 @@ def test_cache_matches_a_reference_model(scenario):
             np.testing.assert_array_equal(
                 cache.column(index), current[: model.length[index], index]
             )
+
+
+# --- slab mode: one block of columns, handed from cache to cache ---------------------------------
+
+
+def test_slab_mode_needs_memories_and_a_budget_that_holds_the_whole_matrix():
+    memories = CacheMemories(2)
+    assert KernelCache(20, budget_bytes(20, 400), memories).slab_mode
+    assert not KernelCache(20, budget_bytes(20, 399), memories).slab_mode
+    assert not KernelCache(20, budget_bytes(20, 400)).slab_mode
+
+
+def test_a_block_passes_to_the_next_cache_and_live_caches_never_share_one():
+    memories = CacheMemories(1, 30 * 30)
+    first = KernelCache(30, 1e6, memories)
+    second = KernelCache(20, 1e6, memories)  # the one block is held: a malloc per column
+    assert first.slab_mode and not second.slab_mode and memories.n_blocks == 1
+    del first
+    third = KernelCache(25, 1e6, memories)
+    assert third.slab_mode and memories.n_blocks == 1
+    del third
+    bigger = KernelCache(40, 1e6, memories)  # the free block is too small: replaced
+    assert bigger.slab_mode and memories.n_blocks == 1
+
+
+def test_slab_columns_hold_their_values_through_growth_eviction_and_swaps():
+    l = 12  # noqa: E741
+    matrix = entry_matrix(l)
+    cache = KernelCache(l, budget_bytes(l, l * l), dirtied_memories(l))
+    permutation = np.arange(l)
+    for step in range(60):
+        index, length = (step * 5) % l, (step * 7) % l + 1
+        request_and_fill(cache, index, length,
+                         matrix[np.ix_(permutation, permutation)])
+        if step % 4 == 3:
+            i, j = step % l, (3 * step + 1) % l
+            cache.swap(i, j)
+            permutation[[i, j]] = permutation[[j, i]]
+        current = matrix[np.ix_(permutation, permutation)]
+        for column in range(l):
+            held = cache.column(column)
+            np.testing.assert_array_equal(held, current[: held.size, column])
 
 
 # --- argument checks and docstring examples -----------------------------------------------------

@@ -186,6 +186,49 @@ def test_svr_columns_are_the_kernel_columns_signed_to_the_bit(n_samples):
     np.testing.assert_allclose(kernel32, block, **tolerance("dense64", block))
 
 
+@pytest.mark.parametrize("source", ["gram64", "gram32", "lazy"])
+@pytest.mark.parametrize("n_samples", [1, 3, 4, 5, 7, 8, 9, 16, 17, 40])
+def test_svc_columns_over_a_gram_matrix_are_its_values_signed_to_the_bit(source, n_samples):
+    # Over a Gram matrix (GramRows, GramRows32, or a LazyGram's rows) SvcQ gathers each
+    # column from the Gram row with the signs y_i y_t (4 to 16 lanes on AVX2 and
+    # AVX-512): every entry is float32(+-gram[a, b]), bit for bit, zeros' signs
+    # included, after any swaps and for any length. Positions pick a subset of the
+    # Gram's samples.
+    from svmx._engine.gram_rows import GramRows, GramRows32, LazyGram, LazyGramRows
+    from svmx._engine.kernel import Kernel
+    from svmx._engine.rows import DenseRows
+
+    rng = np.random.default_rng(n_samples)
+    X = sample_data(seed=n_samples, n_samples=n_samples + 3, n_features=5)
+    X[0] = 0.0  # linear kernel values 0.0: -0.0 where the signs differ
+    gram = (X @ X.T).astype(np.float32)
+    positions = rng.permutation(n_samples + 3)[:n_samples]
+    if source == "gram64":
+        gram = X @ X.T + 1e-9 * rng.random((n_samples + 3, n_samples + 3))  # float32 rounds
+        rows = GramRows(gram, positions)
+    elif source == "gram32":
+        rows = GramRows32(gram, positions)
+    else:
+        lazy = LazyGram(Kernel(DenseRows(X.copy()), 0, 3, 1.0, 0.0))
+        gram = lazy.values_at(np.arange(n_samples + 3), np.arange(n_samples + 3))
+        gram = gram.astype(np.float32)
+        rows = LazyGramRows(lazy, positions)
+    y = np.where(rng.random(n_samples) < 0.5, 1, -1).astype(np.int8)
+    Q = SvcQ(Kernel(rows, 4, 0, 0.0, 0.0), y.copy(), BIG_CACHE)
+    at, signs = positions.copy(), y.astype(gram.dtype)
+    for _ in range(3):
+        for _ in range(n_samples):
+            a, b = rng.integers(0, n_samples, size=2)
+            Q.swap(a, b)
+            at[[a, b]], signs[[a, b]] = at[[b, a]], signs[[b, a]]
+        for i in range(n_samples):
+            length = int(rng.integers(0, n_samples + 1))
+            want = (signs[i] * signs * gram[at[i], at])[:length].astype(np.float32)
+            got = Q.column(i, length)
+            assert got.dtype == np.float32
+            np.testing.assert_array_equal(got.view(np.int32), want.view(np.int32))
+
+
 def test_constructor_copies_the_labels():
     X = sample_data(seed=4)
     y = sample_labels(4, len(X))
