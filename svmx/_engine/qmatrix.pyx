@@ -19,63 +19,19 @@ cdef extern from *:
     SVMX_INLINE uint32_t svmx_sign_bit(signed char sign) {
         return (uint32_t)(int32_t)sign & 0x80000000u;
     }
+    /* out = value with its sign bit flipped where `flip` has it (the bits through
+       memcpy: no type punning of pointers). */
+    SVMX_INLINE void svmx_store_flipped(float value, uint32_t flip, float* out) {
+        uint32_t bits;
+        memcpy(&bits, &value, sizeof bits);
+        bits ^= flip;
+        memcpy(out, &bits, sizeof bits);
+    }
     SVMX_INLINE void svmx_signed_gather_tail(int t, int n, const float* data,
                                              const int* index, const signed char* sign,
                                              uint32_t flip, float* out) {
-        uint32_t bits;
-        for (; t < n; t++) {  /* the bits through memcpy: no type punning of pointers */
-            memcpy(&bits, &data[index[t]], sizeof bits);
-            bits ^= svmx_sign_bit(sign[t]) ^ flip;
-            memcpy(&out[t], &bits, sizeof bits);
-        }
-    }
-    #if SVMX_MULTI_ISA
-    #include <immintrin.h>
-    SVMX_TARGET_V4 static void svmx_signed_gather_v4(
-            int n, const float* data, const int* index, const signed char* sign,
-            signed char sign_i, float* out) {
-        const __m512i top = _mm512_set1_epi32((int)0x80000000u);
-        const __m512i flip = _mm512_set1_epi32((int)svmx_sign_bit(sign_i));
-        int t = 0;
-        for (; t + 16 <= n; t += 16) {
-            __m512i at = _mm512_loadu_si512((const void*)(index + t));
-            __m512i value = _mm512_i32gather_epi32(at, (const void*)data, 4);
-            __m512i signs = _mm512_cvtepi8_epi32(_mm_loadu_si128((const __m128i*)(sign + t)));
-            signs = _mm512_xor_si512(_mm512_and_si512(signs, top), flip);
-            _mm512_storeu_si512((void*)(out + t), _mm512_xor_si512(value, signs));
-        }
-        svmx_signed_gather_tail(t, n, data, index, sign, svmx_sign_bit(sign_i), out);
-    }
-    SVMX_TARGET_V3 static void svmx_signed_gather_v3(
-            int n, const float* data, const int* index, const signed char* sign,
-            signed char sign_i, float* out) {
-        const __m256i top = _mm256_set1_epi32((int)0x80000000u);
-        const __m256i flip = _mm256_set1_epi32((int)svmx_sign_bit(sign_i));
-        int t = 0;
-        for (; t + 8 <= n; t += 8) {
-            __m256i at = _mm256_loadu_si256((const __m256i*)(index + t));
-            __m256i value = _mm256_i32gather_epi32((const int*)data, at, 4);
-            __m256i signs = _mm256_cvtepi8_epi32(_mm_loadl_epi64((const __m128i*)(sign + t)));
-            signs = _mm256_xor_si256(_mm256_and_si256(signs, top), flip);
-            _mm256_storeu_si256((__m256i*)(out + t), _mm256_xor_si256(value, signs));
-        }
-        svmx_signed_gather_tail(t, n, data, index, sign, svmx_sign_bit(sign_i), out);
-    }
-    #endif
-    static void svmx_signed_gather(int n, const float* data, const int* index,
-                                   const signed char* sign, signed char sign_i, float* out) {
-    #if SVMX_MULTI_ISA
-        const int level = svmx_isa_level();
-        if (level >= SVMX_ISA_AVX512) {
-            svmx_signed_gather_v4(n, data, index, sign, sign_i, out);
-            return;
-        }
-        if (level >= SVMX_ISA_AVX2) {
-            svmx_signed_gather_v3(n, data, index, sign, sign_i, out);
-            return;
-        }
-    #endif
-        svmx_signed_gather_tail(0, n, data, index, sign, svmx_sign_bit(sign_i), out);
+        for (; t < n; t++)
+            svmx_store_flipped(data[index[t]], svmx_sign_bit(sign[t]) ^ flip, &out[t]);
     }
     /* The same from a float64 Gram row: out[t] = float32(sign_i sign[t] data[index[t]]),
        the value rounded to float32 with its sign bit flipped (rounding to nearest is
@@ -83,66 +39,102 @@ cdef extern from *:
     SVMX_INLINE void svmx_signed_gather64_tail(int t, int n, const double* data,
                                                const int* index, const signed char* sign,
                                                uint32_t flip, float* out) {
-        uint32_t bits;
-        float value;
-        for (; t < n; t++) {
-            value = (float)data[index[t]];
-            memcpy(&bits, &value, sizeof bits);
-            bits ^= svmx_sign_bit(sign[t]) ^ flip;
-            memcpy(&out[t], &bits, sizeof bits);
-        }
+        for (; t < n; t++)
+            svmx_store_flipped((float)data[index[t]], svmx_sign_bit(sign[t]) ^ flip, &out[t]);
     }
     #if SVMX_MULTI_ISA
+    #include <immintrin.h>
+    /* The sign bits of 4, 8 or 16 entries of `sign` (+-1 bytes), each xor `flip`: macros,
+       not functions, so that code of either target level takes them. */
+    #define SVMX_SIGN_MASK4(sign, flip) _mm_xor_si128(_mm_and_si128(                     \\
+        _mm_cvtepi8_epi32(_mm_cvtsi32_si128(svmx_load_int32(sign))),                     \\
+        _mm_set1_epi32((int)0x80000000u)), (flip))
+    #define SVMX_SIGN_MASK8(sign, flip) _mm256_xor_si256(_mm256_and_si256(               \\
+        _mm256_cvtepi8_epi32(_mm_loadl_epi64((const __m128i*)(sign))),                   \\
+        _mm256_set1_epi32((int)0x80000000u)), (flip))
+    #define SVMX_SIGN_MASK16(sign, flip) _mm512_xor_si512(_mm512_and_si512(              \\
+        _mm512_cvtepi8_epi32(_mm_loadu_si128((const __m128i*)(sign))),                   \\
+        _mm512_set1_epi32((int)0x80000000u)), (flip))
+    SVMX_INLINE int32_t svmx_load_int32(const signed char* bytes) {
+        int32_t four;
+        memcpy(&four, bytes, sizeof four);
+        return four;
+    }
+    SVMX_TARGET_V4 static void svmx_signed_gather_v4(
+            int n, const float* data, const int* index, const signed char* sign,
+            signed char sign_i, float* out) {
+        const __m512i flip = _mm512_set1_epi32((int)svmx_sign_bit(sign_i));
+        int t = 0;
+        for (; t + 16 <= n; t += 16) {
+            __m512i at = _mm512_loadu_si512((const void*)(index + t));
+            __m512i value = _mm512_i32gather_epi32(at, (const void*)data, 4);
+            _mm512_storeu_si512((void*)(out + t),
+                                _mm512_xor_si512(value, SVMX_SIGN_MASK16(sign + t, flip)));
+        }
+        svmx_signed_gather_tail(t, n, data, index, sign, svmx_sign_bit(sign_i), out);
+    }
+    SVMX_TARGET_V3 static void svmx_signed_gather_v3(
+            int n, const float* data, const int* index, const signed char* sign,
+            signed char sign_i, float* out) {
+        const __m256i flip = _mm256_set1_epi32((int)svmx_sign_bit(sign_i));
+        int t = 0;
+        for (; t + 8 <= n; t += 8) {
+            __m256i at = _mm256_loadu_si256((const __m256i*)(index + t));
+            __m256i value = _mm256_i32gather_epi32((const int*)data, at, 4);
+            _mm256_storeu_si256((__m256i*)(out + t),
+                                _mm256_xor_si256(value, SVMX_SIGN_MASK8(sign + t, flip)));
+        }
+        svmx_signed_gather_tail(t, n, data, index, sign, svmx_sign_bit(sign_i), out);
+    }
     SVMX_TARGET_V4 static void svmx_signed_gather64_v4(
             int n, const double* data, const int* index, const signed char* sign,
             signed char sign_i, float* out) {
-        const __m256i top = _mm256_set1_epi32((int)0x80000000u);
         const __m256i flip = _mm256_set1_epi32((int)svmx_sign_bit(sign_i));
         int t = 0;
         for (; t + 8 <= n; t += 8) {
             __m256i at = _mm256_loadu_si256((const __m256i*)(index + t));
             __m256 value = _mm512_cvtpd_ps(_mm512_i32gather_pd(at, (const void*)data, 8));
-            __m256i signs = _mm256_cvtepi8_epi32(_mm_loadl_epi64((const __m128i*)(sign + t)));
-            signs = _mm256_xor_si256(_mm256_and_si256(signs, top), flip);
-            _mm256_storeu_si256((__m256i*)(out + t),
-                                _mm256_xor_si256(_mm256_castps_si256(value), signs));
+            _mm256_storeu_si256((__m256i*)(out + t), _mm256_xor_si256(
+                _mm256_castps_si256(value), SVMX_SIGN_MASK8(sign + t, flip)));
         }
         svmx_signed_gather64_tail(t, n, data, index, sign, svmx_sign_bit(sign_i), out);
     }
     SVMX_TARGET_V3 static void svmx_signed_gather64_v3(
             int n, const double* data, const int* index, const signed char* sign,
             signed char sign_i, float* out) {
-        const __m128i top = _mm_set1_epi32((int)0x80000000u);
         const __m128i flip = _mm_set1_epi32((int)svmx_sign_bit(sign_i));
         int t = 0;
         for (; t + 4 <= n; t += 4) {
             __m128i at = _mm_loadu_si128((const __m128i*)(index + t));
             __m128 value = _mm256_cvtpd_ps(_mm256_i32gather_pd(data, at, 8));
-            int32_t four;
-            memcpy(&four, sign + t, sizeof four);
-            __m128i signs = _mm_cvtepi8_epi32(_mm_cvtsi32_si128(four));
-            signs = _mm_xor_si128(_mm_and_si128(signs, top), flip);
-            _mm_storeu_si128((__m128i*)(out + t),
-                             _mm_xor_si128(_mm_castps_si128(value), signs));
+            _mm_storeu_si128((__m128i*)(out + t), _mm_xor_si128(
+                _mm_castps_si128(value), SVMX_SIGN_MASK4(sign + t, flip)));
         }
         svmx_signed_gather64_tail(t, n, data, index, sign, svmx_sign_bit(sign_i), out);
     }
     #endif
+    /* Either gather at the level this CPU runs (the tail loop alone without the
+       multi-ISA build). */
+    #if SVMX_MULTI_ISA
+    #define SVMX_GATHER_DISPATCH(name, tail, ...)                                      \\
+        const int level = svmx_isa_level();                                            \\
+        if (level >= SVMX_ISA_AVX512) { name##_v4(__VA_ARGS__); return; }              \\
+        if (level >= SVMX_ISA_AVX2) { name##_v3(__VA_ARGS__); return; }                \\
+        tail(0, n, data, index, sign, svmx_sign_bit(sign_i), out);
+    #else
+    #define SVMX_GATHER_DISPATCH(name, tail, ...)                                      \\
+        tail(0, n, data, index, sign, svmx_sign_bit(sign_i), out);
+    #endif
+    static void svmx_signed_gather(int n, const float* data, const int* index,
+                                   const signed char* sign, signed char sign_i, float* out) {
+        SVMX_GATHER_DISPATCH(svmx_signed_gather, svmx_signed_gather_tail,
+                             n, data, index, sign, sign_i, out)
+    }
     static void svmx_signed_gather64(int n, const double* data, const int* index,
                                      const signed char* sign, signed char sign_i,
                                      float* out) {
-    #if SVMX_MULTI_ISA
-        const int level = svmx_isa_level();
-        if (level >= SVMX_ISA_AVX512) {
-            svmx_signed_gather64_v4(n, data, index, sign, sign_i, out);
-            return;
-        }
-        if (level >= SVMX_ISA_AVX2) {
-            svmx_signed_gather64_v3(n, data, index, sign, sign_i, out);
-            return;
-        }
-    #endif
-        svmx_signed_gather64_tail(0, n, data, index, sign, svmx_sign_bit(sign_i), out);
+        SVMX_GATHER_DISPATCH(svmx_signed_gather64, svmx_signed_gather64_tail,
+                             n, data, index, sign, sign_i, out)
     }
     """
     void signed_gather "svmx_signed_gather"(int n, const float* data, const int* index,

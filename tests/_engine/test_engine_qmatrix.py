@@ -157,6 +157,24 @@ def test_narrow_dense_rows_each_width(n_features, kernel):
         np.testing.assert_allclose(Q.column(i), expected[:, i], **tol)
 
 
+def assert_columns_through_swaps(Q, rng, at, signs, values):
+    """Swap Q's variables at random (and `at` and `signs` with them) three times over;
+    after each round every column, at a random length, is float32(signs[i] signs[t]
+    values[at[i], at[t]]) to the bit, zeros' signs included."""
+    n = at.size
+    for _ in range(3):
+        for _ in range(n):
+            a, b = rng.integers(0, n, size=2)
+            Q.swap(a, b)
+            at[[a, b]], signs[[a, b]] = at[[b, a]], signs[[b, a]]
+        for i in range(n):
+            length = int(rng.integers(0, n + 1))
+            want = (signs[i] * signs * values[at[i], at])[:length].astype(np.float32)
+            got = Q.column(i, length)
+            assert got.dtype == np.float32
+            np.testing.assert_array_equal(got.view(np.int32), want.view(np.int32))
+
+
 @pytest.mark.parametrize("n_samples", [4, 13, 37])
 def test_svr_columns_are_the_kernel_columns_signed_to_the_bit(n_samples):
     # SvrQ builds each column from a cached kernel column by gathering it in the 2l
@@ -166,22 +184,10 @@ def test_svr_columns_are_the_kernel_columns_signed_to_the_bit(n_samples):
     X = sample_data(seed=n_samples, n_samples=n_samples, n_features=5)  # a row of zeros:
     # its linear kernel values are 0.0, and -0.0 where signs differ
     Q, expected = make_q("svr", make_kernel(X, "dense64", "linear"), None, BIG_CACHE)
-    n = Q.n_variables
     kernel32 = np.column_stack([Q.column(i)[:n_samples] for i in range(n_samples)])
     signs = np.concatenate([np.ones(n_samples), -np.ones(n_samples)]).astype(np.float32)
     rows = np.tile(np.arange(n_samples), 2)
-    rng = np.random.default_rng(n_samples)
-    for _ in range(3):
-        for _ in range(n):
-            a, b = rng.integers(0, n, size=2)
-            Q.swap(a, b)
-            rows[[a, b]], signs[[a, b]] = rows[[b, a]], signs[[b, a]]
-        for i in range(n):
-            length = int(rng.integers(0, n + 1))
-            want = (signs[i] * signs * kernel32[rows[i], rows])[:length]
-            got = Q.column(i, length)
-            assert got.dtype == np.float32
-            np.testing.assert_array_equal(got.view(np.int32), want.view(np.int32))
+    assert_columns_through_swaps(Q, np.random.default_rng(n_samples), rows, signs, kernel32)
     block = expected[:n_samples, :n_samples]
     np.testing.assert_allclose(kernel32, block, **tolerance("dense64", block))
 
@@ -215,18 +221,7 @@ def test_svc_columns_over_a_gram_matrix_are_its_values_signed_to_the_bit(source,
         rows = LazyGramRows(lazy, positions)
     y = np.where(rng.random(n_samples) < 0.5, 1, -1).astype(np.int8)
     Q = SvcQ(Kernel(rows, 4, 0, 0.0, 0.0), y.copy(), BIG_CACHE)
-    at, signs = positions.copy(), y.astype(gram.dtype)
-    for _ in range(3):
-        for _ in range(n_samples):
-            a, b = rng.integers(0, n_samples, size=2)
-            Q.swap(a, b)
-            at[[a, b]], signs[[a, b]] = at[[b, a]], signs[[b, a]]
-        for i in range(n_samples):
-            length = int(rng.integers(0, n_samples + 1))
-            want = (signs[i] * signs * gram[at[i], at])[:length].astype(np.float32)
-            got = Q.column(i, length)
-            assert got.dtype == np.float32
-            np.testing.assert_array_equal(got.view(np.int32), want.view(np.int32))
+    assert_columns_through_swaps(Q, rng, positions.copy(), y.astype(gram.dtype), gram)
 
 
 def test_constructor_copies_the_labels():
