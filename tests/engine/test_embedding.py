@@ -29,7 +29,7 @@ import numpy as np
 
 # Every public name is cimported, so that a broken re-export fails this build.
 from svmx.engine.block_solver cimport BlockSolver
-from svmx.engine.cache cimport KernelCache
+from svmx.engine.cache cimport CacheMemories, KernelCache
 from svmx.engine.kernel cimport (
     BLOCK_NOT_RESERVED, BLOCK_OK, BLOCK_OUT_OF_MEMORY, LINEAR, POLY, PRECOMPUTED, RBF, SIGMOID,
     BlockStatus, CsrRows, DenseRows, DenseRows32, Kernel, KernelParams, KernelType, Rows,
@@ -60,13 +60,15 @@ cdef void record_progress(void* context, long n_iter, double gap, double eps) no
     record.count += 1
 
 
-def train_c_svc(X, y, double C, double gamma, double tol, double cache_mb):
-    """Signed coefficients y_i alpha_i, rho and the status of C-SVC with the RBF kernel."""
+def train_c_svc(X, y, double C, double gamma, double tol, double cache_mb,
+                CacheMemories memories=None):
+    """Signed coefficients y_i alpha_i, rho and the status of C-SVC with the RBF kernel
+    (its kernel cache from `memories` when given)."""
     # Construction needs the GIL: the objects allocate and copy numpy arrays.
     cdef Kernel kernel = Kernel(DenseRows(np.array(X, dtype=np.float64, order="C")),
                                 RBF, 3, gamma, 0.0)
     cdef signed char[::1] labels = np.ascontiguousarray(y, dtype=np.int8)
-    cdef SvcQ Q = SvcQ(kernel, labels, cache_mb * 1048576.0)
+    cdef SvcQ Q = SvcQ(kernel, labels, cache_mb * 1048576.0, memories)
     cdef int l = <int> labels.shape[0]
     cdef double[::1] alpha = np.zeros(l)
     cdef double[::1] p = np.full(l, -1.0)
@@ -81,6 +83,14 @@ def train_c_svc(X, y, double C, double gamma, double tol, double cache_mb):
         raise RuntimeError(f"solve failed with status {status}")
     coef = np.asarray(alpha) * np.asarray(labels, dtype=np.float64)
     return coef, info.rho, status
+
+
+def solves_through_cache_memories(X, y, double C, double gamma, double tol, int n_solves):
+    """`train_c_svc` n_solves times over one CacheMemories (each solve's cache takes the
+    block the last one released): their results, and the blocks allocated."""
+    cdef CacheMemories memories = CacheMemories(1, len(y) * len(y))
+    results = [train_c_svc(X, y, C, gamma, tol, 200.0, memories) for _ in range(n_solves)]
+    return results, memories.n_blocks
 
 
 def progress_of_c_svc(X, y, double C, double gamma, double tol):
@@ -235,6 +245,20 @@ def test_solver_through_cimport_matches_svc(embedded):
     # -(y_i alpha_i) and intercept_ is +rho.
     np.testing.assert_allclose(model.dual_coef_[0], -coef[coef != 0], rtol=0, atol=1e-12)
     np.testing.assert_allclose(model.intercept_, [rho], rtol=0, atol=1e-12)
+
+
+def test_cache_memories_through_cimport_change_no_bit(embedded):
+    # Solves whose kernel caches take their columns from one CacheMemories block, one
+    # after another, give the coefficients of a solve with a cache of its own, bit for bit.
+    X, y = _breast_cancer_scaled()
+    labels = np.where(y == 1, 1, -1)
+    alone, alone_rho, _ = embedded.train_c_svc(X, labels, 1.0, 0.05, 1e-3, 200.0)
+    results, n_blocks = embedded.solves_through_cache_memories(X, labels, 1.0, 0.05, 1e-3, 3)
+    assert n_blocks == 1
+    for coef, rho, status in results:
+        assert status == 0
+        np.testing.assert_array_equal(coef, alone)
+        assert rho == alone_rho
 
 
 def test_progress_through_cimported_solver_log(embedded):
