@@ -11,7 +11,8 @@ cdef class CacheMemories:
     cdef Py_ssize_t limit
     cdef Py_ssize_t n_floats
 
-    cdef CacheMemory acquire(self, Py_ssize_t n_floats)
+    cdef CacheMemory acquire(self, Py_ssize_t n_floats, Py_ssize_t budget)
+    cdef void free_idle(self)
 
 
 cdef class KernelCache:

@@ -38,12 +38,15 @@ cdef class CacheMemories:
     """Column memory that the kernel caches of one fit hand on to each other.
 
     A cache whose budget holds its whole matrix takes a block that no live cache
-    holds and that has room for its matrix, or a new one while there are fewer than
-    `limit` blocks (a free block too small is replaced); with every block held, it
-    falls back to a malloc per column. Give one per fit, with `limit` its solves that
-    run at once and `n_floats` the largest matrix they solve (l x l), so that blocks
-    are made once: a new block's pages are mapped afresh as the columns touch them.
-    Blocks live as long as this object.
+    holds, that has room for its matrix and that is no larger than its budget; or a
+    new one while there are fewer than `limit` blocks (a free block that does not fit
+    is replaced); with every block held, it falls back to a malloc per column. A cache
+    that does not take a block frees the blocks no cache holds, so that the pool's
+    idle memory never adds to the columns it allocates: the memory of the caches
+    alive at once stays within the sum of their budgets. Give one per fit, with
+    `limit` its solves that run at once and `n_floats` the largest matrix they solve
+    (l x l), so that blocks are made once: a new block's pages are mapped afresh as
+    the columns touch them. Blocks live as long as this object, or until freed so.
 
     Parameters
     ----------
@@ -63,6 +66,10 @@ cdef class CacheMemories:
     (True, 1)
     >>> KernelCache(80, 2.0**20).slab_mode  # no memories: a malloc per column
     False
+    >>> KernelCache(80, 100 * 80 * 4.0, memories).slab_mode  # replaced: within this budget
+    True
+    >>> memories.n_blocks, KernelCache(600, 2.0**20, memories).slab_mode, memories.n_blocks
+    (1, False, 0)
     """
 
     def __cinit__(self, Py_ssize_t limit=1, Py_ssize_t n_floats=0):
@@ -72,28 +79,46 @@ cdef class CacheMemories:
 
     @property
     def n_blocks(self):
-        """int : Blocks allocated so far."""
+        """int : Blocks held now (by a cache or idle)."""
         return len(self.blocks)
 
-    cdef CacheMemory acquire(self, Py_ssize_t n_floats):
-        """A free block of at least `n_floats` entries, marked in use; None if none can be had."""
-        cdef CacheMemory block
-        cdef Py_ssize_t k
+    @property
+    def block_floats(self):
+        """list of int : Each block's size in float32 entries, and whether a cache holds it."""
+        return [((<CacheMemory> block).n_floats, (<CacheMemory> block).in_use)
+                for block in self.blocks]
+
+    cdef CacheMemory acquire(self, Py_ssize_t n_floats, Py_ssize_t budget):
+        """A free block of `n_floats` to `budget` entries (n_floats <= budget), marked in
+        use; None if none can be had."""
+        cdef CacheMemory block, old
+        cdef Py_ssize_t k, size = min(max(n_floats, self.n_floats), budget)
         for block in self.blocks:
-            if not block.in_use and block.n_floats >= n_floats:
+            if not block.in_use and n_floats <= block.n_floats <= budget:
                 block.in_use = True
                 return block
         for k in range(len(self.blocks)):
-            if not (<CacheMemory> self.blocks[k]).in_use:
-                self.blocks[k] = block = CacheMemory(max(n_floats, self.n_floats))
+            old = self.blocks[k]
+            if not old.in_use:
+                old.in_use = True  # claimed: no other thread replaces it meanwhile
+                try:
+                    block = CacheMemory(size)
+                except MemoryError:
+                    old.in_use = False
+                    raise
                 block.in_use = True
+                self.blocks[k] = block
                 return block
         if len(self.blocks) < self.limit:
-            block = CacheMemory(max(n_floats, self.n_floats))
+            block = CacheMemory(size)
             block.in_use = True
             self.blocks.append(block)
             return block
         return None
+
+    cdef void free_idle(self):
+        """Free the blocks no cache holds."""
+        self.blocks = [block for block in self.blocks if (<CacheMemory> block).in_use]
 
 
 cdef class KernelCache:
@@ -133,7 +158,9 @@ cdef class KernelCache:
         self.slab = NULL
         self.free_slots = NULL
         if memories is not None and l > 0 and n_slab <= self.free_floats:
-            self.memory = memories.acquire(n_slab)
+            self.memory = memories.acquire(n_slab, self.free_floats)
+        if memories is not None and self.memory is None:
+            memories.free_idle()  # within budget: its columns, not them and idle blocks
         if self.memory is not None:
             self.free_slots = <int*> malloc(l * sizeof(int))
             if self.free_slots == NULL:
@@ -281,6 +308,11 @@ cdef class KernelCache:
         """bool : Whether the columns live in one block of l slots (the budget holds the
         whole matrix), rather than one allocation each."""
         return self.slab != NULL
+
+    @property
+    def block_floats(self):
+        """int : The size (float32 entries) of the block the columns live in; 0 without."""
+        return 0 if self.memory is None else self.memory.n_floats
 
     @property
     def free_floats(self):

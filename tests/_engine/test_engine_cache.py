@@ -380,6 +380,49 @@ def test_a_block_passes_to_the_next_cache_and_live_caches_never_share_one():
     assert bigger.slab_mode and memories.n_blocks == 1
 
 
+@pytest.mark.parametrize("seed", range(20))
+def test_caches_sharing_memories_stay_within_their_budgets(seed):
+    # Caches of random sizes and budgets come and go over one pool of two blocks
+    # (made for a larger matrix than most take). A cache holds a block no smaller than
+    # its matrix and no larger than its budget; a cache without a block leaves no idle
+    # block beside it; so the pool never holds more than the live caches' budgets.
+    rng = np.random.default_rng(seed)
+    memories = CacheMemories(2, 60 * 60)
+    live = []
+    for _ in range(60):
+        if live and rng.random() < 0.45:
+            live.pop(int(rng.integers(len(live))))
+            continue
+        l = int(rng.integers(1, 70))  # noqa: E741
+        cache = KernelCache(l, 4.0 * l * l * rng.uniform(0.5, 2.0) + 20.0 * l, memories)
+        live.append(cache)
+        if cache.slab_mode:
+            assert l * l <= cache.block_floats <= cache.free_floats
+        else:
+            assert cache.block_floats == 0
+            assert all(in_use for _, in_use in memories.block_floats)
+        del cache  # the live list alone holds the caches
+        held = sorted(cache.block_floats for cache in live if cache.slab_mode)
+        assert held == sorted(size for size, in_use in memories.block_floats if in_use)
+        assert memories.n_blocks <= 2
+        assert sum(size for size, _ in memories.block_floats) <= sum(
+            cache.free_floats for cache in live) + max(
+            (size for size, in_use in memories.block_floats if not in_use), default=0)
+
+
+def test_a_block_beyond_a_cache_budget_is_replaced_and_idle_blocks_freed():
+    memories = CacheMemories(1, 50 * 50)
+    first = KernelCache(50, 1e6, memories)
+    assert first.block_floats == 2500
+    del first  # idle, 2500 floats: beyond the next cache's 20 x 20 budget
+    small = KernelCache(20, budget_bytes(20, 420), memories)
+    assert small.slab_mode and 400 <= small.block_floats <= 420
+    assert memories.block_floats == [(small.block_floats, True)]
+    del small
+    no_room = KernelCache(40, budget_bytes(40, 1000), memories)  # 1600 floats do not fit
+    assert not no_room.slab_mode and memories.n_blocks == 0
+
+
 def test_slab_columns_hold_their_values_through_growth_eviction_and_swaps():
     l = 12  # noqa: E741
     matrix = entry_matrix(l)
