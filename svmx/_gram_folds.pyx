@@ -491,7 +491,7 @@ cdef class ClassifierFold:
     cdef double[:, ::1] class_weights(self, Py_ssize_t c):
         """y alpha of class c's rows (in `class_positions` order) in the pair with each
         other class d, at column d (d < c) or d - 1: LIBSVM's dual_coef layout."""
-        cdef Py_ssize_t k = len(self.class_positions), d, q, t, number, n_c
+        cdef Py_ssize_t k = len(self.class_positions), d, q, t, number, n_c, first
         cdef SeededProblem problem
         n_c = len(self.class_positions[c])
         cdef double[:, ::1] weights = np.zeros((n_c, max(k - 1, 1)), dtype=np.float64)
