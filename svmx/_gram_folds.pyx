@@ -460,11 +460,13 @@ cdef class ClassifierFold:
             raise ValueError(f"kernel_block must have one column per training row "
                              f"({sum(len(rows) for rows in self.class_positions)}); "
                              f"got {n_rows}")
+        cdef double rho
         for number in range(len(self.pairs)):
             if self.problems[number] is None:
                 raise RuntimeError("ClassifierFold.solve has not run")
+            rho = (<SeededProblem> self.problems[number]).rho
             for r in range(m):
-                values[r, number] = -(<SeededProblem> self.problems[number]).rho
+                values[r, number] = -rho
         if m == 0:
             return np.asarray(values)
         products = np.empty((m, width), dtype=np.float64)

@@ -379,20 +379,19 @@ cdef Solution train_nu_svc(X, rows, problem, kernel, solve):
     cdef signed char[::1] y = problem.y
     cdef double[::1] C = problem.C
     cdef Py_ssize_t i, l = y.shape[0]
-    cdef double half, sum_pos, sum_neg, r
+    cdef double sum_pos, sum_neg, r
     cdef SolutionInfo info
     cdef Solution solution
     alpha = np.zeros(l, dtype=np.float64)
-    half = problem.nu * float(np.sum(C)) / 2.0
-    sum_pos = half
-    sum_neg = half
+    cdef double[::1] start = alpha
+    sum_pos = sum_neg = problem.nu * float(np.sum(C)) / 2.0
     for i in range(l):
         if y[i] == 1:
-            alpha[i] = min(C[i], sum_pos)
-            sum_pos -= alpha[i]
+            start[i] = min(C[i], sum_pos)
+            sum_pos -= start[i]
         else:
-            alpha[i] = min(C[i], sum_neg)
-            sum_neg -= alpha[i]
+            start[i] = min(C[i], sum_neg)
+            sum_neg -= start[i]
     Q = SvcQ(make_kernel(X, rows, kernel, solve), y, solve.cache_bytes, solve.memories)
     info = run_smo(SolverNU(), Q, np.zeros(l, dtype=np.float64), y, alpha, C, solve)
     coef = alpha * np.asarray(y, dtype=np.float64)
@@ -458,10 +457,11 @@ cdef Solution train_nu_svr(X, rows, problem, kernel, solve):
     cdef Solution solution
     values = problem.target
     alpha = np.zeros(2 * l, dtype=np.float64)
+    cdef double[::1] start = alpha
     for i in range(l):
-        alpha[i] = min(remaining, C[i])
-        alpha[i + l] = alpha[i]
-        remaining -= alpha[i]
+        start[i] = min(remaining, C[i])
+        start[i + l] = start[i]
+        remaining -= start[i]
     Q = SvrQ(make_kernel(X, rows, kernel, solve), solve.cache_bytes, solve.memories)
     p = np.concatenate([-values, values])
     y = np.concatenate([np.ones(l, dtype=np.int8), -np.ones(l, dtype=np.int8)])
