@@ -396,9 +396,8 @@ cdef Solution train_nu_svc(X, rows, problem, kernel, solve):
     info = run_smo(SolverNU(), Q, np.zeros(l, dtype=np.float64), y, alpha, C, solve)
     coef = alpha * np.asarray(y, dtype=np.float64)
     r = info.r
-    # LIBSVM divides by r whatever its sign: r < 0 (a kernel that is not positive
-    # semi-definite, such as some sigmoids) still gives a finite model, and it is
-    # LIBSVM's. Only r = 0 (or a non-finite r) leaves nothing to divide by.
+    # LIBSVM divides by r whatever its sign: r < 0 (a kernel that is not positive semi-definite,
+    # such as some sigmoids) still gives LIBSVM's finite model. Only r = 0 (or not finite) cannot.
     if r == 0 or not isfinite(r):
         solution = solution_of(&info, coef, "smo")
         solution.status = NO_MARGIN
@@ -416,9 +415,10 @@ cdef Solution train_one_class(X, rows, problem, kernel, solve, str engine):
     cdef double remaining = problem.nu * float(np.sum(C))
     cdef SolutionInfo info
     alpha = np.zeros(l, dtype=np.float64)
+    cdef double[::1] start = alpha
     for i in range(l):
-        alpha[i] = min(C[i], remaining)
-        remaining -= alpha[i]
+        start[i] = min(C[i], remaining)
+        remaining -= start[i]
         if remaining <= 0:
             break
     y = np.ones(l, dtype=np.int8)
