@@ -460,8 +460,9 @@ cdef class Solver:
         si.n_iter = n_iter
         if si.status == SOLVE_OK or si.status == SOLVE_MAX_ITER:
             self.report(n_iter)
-            snprintf(line, sizeof(line), b"\noptimization finished, #iter = %ld\n", n_iter)
-            self.emit(line, False)
+            if self.log != NULL and self.log.write != NULL:  # no formatting for no one
+                snprintf(line, sizeof(line), b"\noptimization finished, #iter = %ld\n", n_iter)
+                self.emit(line, False)
         self.log = NULL
         self.release()
         return si.status
