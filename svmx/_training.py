@@ -427,8 +427,7 @@ def cache_memories(sizes: list[int], cache_bytes: float,
     >>> cache_memories([100, 300], 2.0**20, 2).n_blocks  # made as caches ask
     0
     """
-    whole = [size * size for size in sizes if 4.0 * size * size <= cache_bytes]
-    return _libsvm.CacheMemories(threads, max(whole, default=0))
+    return _libsvm.CacheMemories.for_solves(sizes, cache_bytes, threads)
 
 
 def _turned_to_given_order(trained: list[tuple[int, int]], results,

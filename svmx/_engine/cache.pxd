@@ -30,17 +30,13 @@ cdef class KernelCache:
     # lru_next[l] is the least recently used column.
     cdef int* lru_prev
     cdef int* lru_next
-    # Slab mode (the budget holds the whole matrix): column storage is one block of l
-    # slots of l floats, from `memory`; NULL otherwise (a malloc per column).
+    # Slab mode (the budget holds the whole matrix): the block of l slots of l floats the
+    # columns live in, each in its own slot (swapped with it); None otherwise (a malloc
+    # per column).
     cdef CacheMemory memory
-    cdef float* slab
-    cdef int next_slot
-    cdef int n_free_slots
-    cdef int* free_slots
 
     cdef int get_data(self, int index, float** data, int length) noexcept nogil
     cdef void swap_index(self, int i, int j) noexcept nogil
     cdef void unlink(self, int index) noexcept nogil
     cdef void append(self, int index) noexcept nogil
     cdef void evict(self, int index) noexcept nogil
-    cdef void release_column(self, int index) noexcept nogil

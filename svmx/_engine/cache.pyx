@@ -4,9 +4,10 @@
 Each column is a malloc of its cached length, as in LIBSVM; or, when a fit's solves
 share a `CacheMemories` and the budget holds the whole matrix (l x l floats), the
 columns live in one block of l slots of l floats (slab mode), handed from one solve to
-the next. A solve's memory is then the last one's, whose pages the system has already
-mapped: freed and allocated again, the columns of svmguide1's probability fit (a pair
-and its five folds) were page-faulted afresh six times, a third of the fit's time.
+the next; each column keeps its slot, swapped with it. A solve's memory is then the
+last one's, whose pages the system has already mapped: freed and allocated again, the
+columns of svmguide1's probability fit (a pair and its five folds) were page-faulted
+afresh six times, a third of the fit's time.
 """
 
 from libc.stdlib cimport calloc, free, malloc, realloc
@@ -18,6 +19,13 @@ cdef int check_index(Py_ssize_t index, int l, str name) except -1:
     if not 0 <= index < l:
         raise IndexError(f"{name} {index} is out of range for {l} columns")
     return 0
+
+
+cdef Py_ssize_t budget_floats(Py_ssize_t l, double size_bytes) noexcept:
+    """The float32 entries a cache of l columns may fill within `size_bytes`: the bytes
+    less each column's bookkeeping, and room for two full columns at least."""
+    cdef Py_ssize_t bookkeeping = (sizeof(float*) + 3 * sizeof(int)) // sizeof(float)
+    return max(<Py_ssize_t> (size_bytes / sizeof(float)) - l * bookkeeping, 2 * l)
 
 
 cdef class CacheMemory:
@@ -76,6 +84,17 @@ cdef class CacheMemories:
         self.blocks = []
         self.limit = max(limit, 1)
         self.n_floats = max(n_floats, 0)
+
+    @staticmethod
+    def for_solves(sizes, double size_bytes, Py_ssize_t limit):
+        """Memories for solves of the given sizes (l), `limit` of them at once: blocks
+        made for the largest matrix whose cache (within `size_bytes`) holds it whole.
+
+        >>> CacheMemories.for_solves([100, 300], 2.0**20, 2).n_blocks  # made as caches ask
+        0
+        """
+        whole = [size * size for size in sizes if size * size <= budget_floats(size, size_bytes)]
+        return CacheMemories(limit, max(whole, default=0))
 
     @property
     def n_blocks(self):
@@ -139,12 +158,9 @@ cdef class KernelCache:
 
     def __cinit__(self, int l, double size_bytes, CacheMemories memories=None):
         cdef int k
-        cdef Py_ssize_t bookkeeping = (sizeof(float*) + 3 * sizeof(int)) // sizeof(float)
         cdef Py_ssize_t n_slab = <Py_ssize_t> l * l
         self.l = l
-        self.free_floats = <Py_ssize_t> (size_bytes / sizeof(float)) - l * bookkeeping
-        if self.free_floats < 2 * <Py_ssize_t> l:
-            self.free_floats = 2 * <Py_ssize_t> l
+        self.free_floats = budget_floats(l, size_bytes)
         self.column_data = <float**> calloc(l + 1, sizeof(float*))
         self.column_length = <int*> calloc(l + 1, sizeof(int))
         self.lru_prev = <int*> malloc((l + 1) * sizeof(int))
@@ -155,28 +171,21 @@ cdef class KernelCache:
         for k in range(l + 1):
             self.lru_prev[k] = k
             self.lru_next[k] = k
-        self.slab = NULL
-        self.free_slots = NULL
         if memories is not None and l > 0 and n_slab <= self.free_floats:
             self.memory = memories.acquire(n_slab, self.free_floats)
         if memories is not None and self.memory is None:
             memories.free_idle()  # within budget: its columns, not them and idle blocks
-        if self.memory is not None:
-            self.free_slots = <int*> malloc(l * sizeof(int))
-            if self.free_slots == NULL:
-                raise MemoryError("could not allocate the kernel cache's index")
-            self.slab = self.memory.base
-            self.next_slot = 0
-            self.n_free_slots = 0
+        if self.memory is not None:  # column k starts at slot k; a swap swaps the slots
+            for k in range(l):
+                self.column_data[k] = self.memory.base + <Py_ssize_t> k * l
 
     def __dealloc__(self):
         cdef int k
-        if self.column_data != NULL and self.slab == NULL:
+        if self.column_data != NULL and self.memory is None:
             for k in range(self.l):
                 free(self.column_data[k])
         if self.memory is not None:
             self.memory.in_use = False  # its block passes to the fit's next cache
-        free(self.free_slots)
         free(self.column_data)
         free(self.column_length)
         free(self.lru_prev)
@@ -194,20 +203,12 @@ cdef class KernelCache:
         self.lru_next[self.lru_prev[sentinel]] = index
         self.lru_prev[sentinel] = index
 
-    cdef void release_column(self, int index) noexcept nogil:
-        """Give up column `index`'s storage: its slot in slab mode, else its malloc."""
-        if self.slab != NULL:
-            self.free_slots[self.n_free_slots] = <int> (
-                (self.column_data[index] - self.slab) // self.l)
-            self.n_free_slots += 1
-        else:
-            free(self.column_data[index])
-
     cdef void evict(self, int index) noexcept nogil:
         self.unlink(index)
-        self.release_column(index)
+        if self.memory is None:  # in slab mode the column keeps its slot
+            free(self.column_data[index])
+            self.column_data[index] = NULL
         self.free_floats += self.column_length[index]
-        self.column_data[index] = NULL
         self.column_length[index] = 0
 
     cdef int get_data(self, int index, float** data, int length) noexcept nogil:
@@ -220,27 +221,12 @@ cdef class KernelCache:
         cdef int start = length
         cdef int missing = length - cached
         cdef float* grown
-        cdef int slot
         if cached:
             self.unlink(index)
         if missing > 0:
             while self.free_floats < missing and self.lru_next[self.l] != self.l:
                 self.evict(self.lru_next[self.l])
-            if self.slab != NULL:
-                # A slot holds a whole column: a cached prefix grows in place.
-                if self.column_data[index] == NULL:
-                    if self.n_free_slots > 0:
-                        self.n_free_slots -= 1
-                        slot = self.free_slots[self.n_free_slots]
-                    elif self.next_slot < self.l:
-                        slot = self.next_slot
-                        self.next_slot += 1
-                    else:  # more live columns than l: cannot happen; refuse, do not overrun
-                        if cached:
-                            self.append(index)
-                        return -1
-                    self.column_data[index] = self.slab + <Py_ssize_t> slot * self.l
-            else:
+            if self.memory is None:  # in slab mode the column's slot holds it whole
                 grown = <float*> realloc(self.column_data[index], length * sizeof(float))
                 if grown == NULL:
                     if cached:
@@ -307,7 +293,7 @@ cdef class KernelCache:
     def slab_mode(self):
         """bool : Whether the columns live in one block of l slots (the budget holds the
         whole matrix), rather than one allocation each."""
-        return self.slab != NULL
+        return self.memory is not None
 
     @property
     def block_floats(self):

@@ -66,6 +66,9 @@ cdef class GramRows(Rows):
     cdef const double* double_gram_row(self, Py_ssize_t i) noexcept nogil:
         return &self.gram[self.order[i], 0]
 
+    cdef object gram_order(self):
+        return self.order
+
     cdef void swap(self, Py_ssize_t i, Py_ssize_t j) noexcept nogil:
         swap_order(self.order, i, j)
 
@@ -93,6 +96,9 @@ cdef class GramRows32(Rows):
 
     cdef const float* float_gram_row(self, Py_ssize_t i) noexcept nogil:
         return &self.gram[self.order[i], 0]
+
+    cdef object gram_order(self):
+        return self.order
 
     cdef void swap(self, Py_ssize_t i, Py_ssize_t j) noexcept nogil:
         swap_order(self.order, i, j)
@@ -213,6 +219,9 @@ cdef class LazyGramRows(Rows):
 
     cdef const float* float_gram_row(self, Py_ssize_t i) noexcept nogil:
         return self.gram.row(self.order[i])
+
+    cdef object gram_order(self):
+        return self.order
 
     cdef void swap(self, Py_ssize_t i, Py_ssize_t j) noexcept nogil:
         swap_order(self.order, i, j)

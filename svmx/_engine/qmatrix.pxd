@@ -21,7 +21,7 @@ cdef class SvcQ(QMatrix):
     cdef KernelCache cache
     cdef signed char[::1] y
     cdef double[::1] buffer
-    # Over a float32 Gram matrix, a column is a signed gather from its Gram row: the
+    # Over a Gram matrix (Rows.gram_order), a column is a signed gather from its Gram row: the
     # Gram index of the sample now at each position (swapped as the rows are).
     cdef bint gathers
     cdef int[::1] gram_index

@@ -5,7 +5,6 @@ import numpy as np
 
 from svmx._engine.isa cimport isa_level
 from svmx._engine.cache cimport CacheMemories, KernelCache
-from svmx._engine.gram_rows cimport GramRows, GramRows32, LazyGramRows
 from svmx._engine.kernel cimport Kernel
 from svmx._engine.kernel_map cimport PRECOMPUTED
 
@@ -283,15 +282,10 @@ cdef class SvcQ(QMatrix):
         self.QD = np.empty(l, dtype=np.float64)
         for k in range(l):
             self.QD[k] = kernel.value(k, k)
-        self.gathers = kernel.params.kernel_type == PRECOMPUTED and l > 0
-        if self.gathers and isinstance(kernel.rows, GramRows):
-            self.gram_index = np.asarray((<GramRows> kernel.rows).order, dtype=np.int32)
-        elif self.gathers and isinstance(kernel.rows, GramRows32):
-            self.gram_index = np.asarray((<GramRows32> kernel.rows).order, dtype=np.int32)
-        elif self.gathers and isinstance(kernel.rows, LazyGramRows):
-            self.gram_index = np.asarray((<LazyGramRows> kernel.rows).order, dtype=np.int32)
-        else:
-            self.gathers = False
+        order = kernel.rows.gram_order() if kernel.params.kernel_type == PRECOMPUTED else None
+        self.gathers = order is not None and l > 0
+        if self.gathers:
+            self.gram_index = np.asarray(order, dtype=np.int32)
 
     cdef const float* get_Q(self, int i, int length) noexcept nogil:
         cdef float* data

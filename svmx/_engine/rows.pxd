@@ -32,6 +32,7 @@ cdef class Rows:
                           Py_ssize_t end, double* out) noexcept nogil
     cdef const float* float_gram_row(self, Py_ssize_t i) noexcept nogil
     cdef const double* double_gram_row(self, Py_ssize_t i) noexcept nogil
+    cdef object gram_order(self)
     cdef void swap(self, Py_ssize_t i, Py_ssize_t j) noexcept nogil
     cdef int dot_block(self, const int* which, int n_which, float* out,
                        Py_ssize_t ld) noexcept nogil

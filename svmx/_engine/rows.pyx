@@ -113,13 +113,16 @@ cdef class Rows:
         for t in range(start, end):
             out[t - start] = self.entry(i, original[t])
 
+    # Gram rows (else NULL, None): the Gram matrix's row of the sample now at i, indexed
+    # by Gram index; `gram_order` holds the Gram index of each position, swapped with them.
     cdef const float* float_gram_row(self, Py_ssize_t i) noexcept nogil:
-        """A float32 Gram matrix's row for the sample now at i (indexed by Gram index), or NULL."""
         return NULL
 
     cdef const double* double_gram_row(self, Py_ssize_t i) noexcept nogil:
-        """`float_gram_row` for rows that are a float64 Gram matrix; else NULL."""
         return NULL
+
+    cdef object gram_order(self):
+        return None
 
     cdef void swap(self, Py_ssize_t i, Py_ssize_t j) noexcept nogil:
         pass
@@ -137,18 +140,14 @@ cdef class Rows:
 
     cdef int kernel_rows(self, const int* which, int n_which, float* out, Py_ssize_t ld,
                          const KernelParams* params, const double* block_sq_norms) noexcept nogil:
-        """out[t * ld + b] = K(x_t, x_which[b]), as `dot_block` lays it out.
-
-        block_sq_norms[b] is the squared norm of row which[b]. Returns a
-        BlockStatus, as `dot_block` does.
-        """
+        """out[t * ld + b] = K(x_t, x_which[b]), as `dot_block` lays it out (block_sq_norms[b]
+        is the squared norm of row which[b]); returns a BlockStatus, as `dot_block` does."""
         return self.block_products(which, n_which, out, ld, params, block_sq_norms)
 
     cdef int block_products(self, const int* which, int n_which, float* out, Py_ssize_t ld,
                             const KernelParams* params,
                             const double* block_sq_norms) noexcept nogil:
-        """What `dot_block` (params NULL) and `kernel_rows` compute; subclasses
-        override it with matrix products. This version goes column by column."""
+        """`dot_block` (params NULL) and `kernel_rows`, column by column (subclasses: products)."""
         cdef Py_ssize_t b, t, n_rows = self.n_rows
         cdef double* column = <double*> malloc(n_rows * sizeof(double))
         if column == NULL:
