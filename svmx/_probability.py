@@ -41,8 +41,10 @@ from svmx._glibc_rand import GlibcRand
 from svmx._layout import ovo_pairs
 from svmx._platt_folds import (
     fold_decisions,
+    fold_inputs,
     placed,
     seeded_held_out_decisions,
+    solve_beside_gram,
 )
 from svmx._random import numpy_generator
 from svmx._specs import KernelSpec, Problem, SolveSpec
@@ -152,8 +154,9 @@ class PairSigmoids:
     LIBSVM's ``svm_binary_svc_probability``, pair by pair: `fit_one_vs_one`
     draws every pair's permutation in training order first (`draw_orders`), so
     that pairs trained side by side make the same folds as one after another,
-    then calls `fit` for each pair just before training it (LIBSVM's order of
-    work, and so of its output).
+    then calls `fit_with_pair` for each pair: LIBSVM's folds just before the pair
+    (its order of work, and so of its output), or folds that share the pair's work
+    after it.
 
     Parameters
     ----------
@@ -178,52 +181,49 @@ class PairSigmoids:
     def shares_work(solve: SolveSpec) -> bool:
         """Whether the folds share work with their pair (``solver='auto'``,
         `svmx._platt_folds`): the pair is then trained first and its solution
-        passed to `fit`. Otherwise the folds are LIBSVM's, trained from zero."""
+        seeds the folds. Otherwise the folds are LIBSVM's, trained from zero."""
         return solve.solver == "auto"
 
     def fit_with_pair(self, train_pair: Any, rows: np.ndarray, problem: Problem,
                       solve: SolveSpec, order: np.ndarray, on: tuple) -> tuple[Any, tuple]:
-        """Train the pair (``train_pair()``) and fit its sigmoid, in the order the folds
+        """Train the pair (``train_pair(on)``) and fit its sigmoid, in the order the folds
         need: LIBSVM's folds first, or the pair first where the folds share its work.
 
-        ``on`` is what ``train_pair`` solves on: (matrix, the pair's rows of it,
-        kernel). Returns the pair's solution and (A, B). ``train_pair(log=...)``
-        writes its output to another log: a verbose fit keeps LIBSVM's order of
-        output (the folds', then the pair's) either way.
+        ``on`` is what the pair is solved on: (matrix, the pair's rows of it, kernel).
+        Where the folds share the pair's work, the pair is solved on what they train on
+        (`svmx._platt_folds.fold_inputs`), which gives the same solution. Returns the
+        pair's solution and (A, B). ``train_pair(on, log=...)`` writes its output to
+        another log: a verbose fit keeps LIBSVM's order of output (the folds', then the
+        pair's) either way.
         """
         if not self.shares_work(solve):
             sigmoid = self.fit(rows, problem, solve, order)
-            return train_pair(), sigmoid
+            return train_pair(on), sigmoid
+        inputs = fold_inputs(*on, solve)
         pair_log = None if solve.log is None else solve.log.buffered()
-        solution = train_pair(log=pair_log)
+        solution = train_pair(inputs.on, solve=solve_beside_gram(inputs, solve),
+                              log=pair_log)
         # A max_iter that stops a fold leaves it where its start led: with one, every
         # fold starts from zero, as LIBSVM's do (warm_starts_apply).
         seeds = problem.formulation == "c_svc" and warm_starts_apply(solve.max_iter,
                                                                      self.kernel)
         seed = np.abs(solution.coef) if seeds else None
-        sigmoid = self.fit(rows, problem, solve, order, seed, on)
+        decisions = seeded_held_out_decisions(inputs, problem, solve,
+                                              fold_plan(order, problem.y), seed)
+        sigmoid = self._sigmoid(decisions, problem, solve)
         if pair_log is not None:
             pair_log.replay(solve.log)
         return solution, sigmoid
 
-    def fit(self, rows: np.ndarray, problem: Problem, solve: SolveSpec, order: np.ndarray,
-            pair_alpha: np.ndarray | None = None, on: tuple | None = None) -> tuple[float, float]:
-        """(A, B) of the pair over ``rows`` (class +1 first) with the folds of ``order``.
+    def fit(self, rows: np.ndarray, problem: Problem, solve: SolveSpec,
+            order: np.ndarray) -> tuple[float, float]:
+        """(A, B) of the pair over ``rows`` (class +1 first) with LIBSVM's folds of
+        ``order``, each trained from zero on this object's matrix."""
+        decisions = _held_out_decisions(self.matrix, rows, problem, self.kernel, solve, order)
+        return self._sigmoid(decisions, problem, solve)
 
-        Where the folds share work (`shares_work`), ``pair_alpha`` is the pair's
-        solution (its alphas over ``rows``) and ``on`` what the pair was solved on
-        when that is not this object's matrix: (matrix, the pair's rows of it,
-        kernel), for example a Gram matrix every pair shares.
-        """
-        if self.shares_work(solve):
-            matrix, pair_rows, kernel = on if on is not None else (self.matrix, rows,
-                                                                   self.kernel)
-            decisions = seeded_held_out_decisions(
-                matrix, pair_rows, problem, kernel, solve, fold_plan(order, problem.y),
-                pair_alpha)
-        else:
-            decisions = _held_out_decisions(self.matrix, rows, problem, self.kernel, solve,
-                                            order)
+    @staticmethod
+    def _sigmoid(decisions: np.ndarray, problem: Problem, solve: SolveSpec) -> tuple:
         A, B, status = _fit_sigmoid(decisions, problem.y)
         if solve.log is not None and status in _PLATT_MESSAGES:
             solve.log.out(_PLATT_MESSAGES[status])

@@ -315,9 +315,9 @@ def fit_one_vs_one(
             problem = problem.seeded(seed)
         on = (solve_matrix, np.concatenate([solve_rows[i], solve_rows[j]]), pair_kernel)
         spec = pair_solve.replace(log=logs[number])
-        train_pair = partial(_train_pair, on, problem, spec, (names[i], names[j]))
+        train_pair = partial(_train_pair, problem=problem, solve=spec, names=(names[i], names[j]))
         if sigmoids is None:
-            return train_pair()
+            return train_pair(on)
         result, sigmoid_of[i, j] = sigmoids.fit_with_pair(train_pair, rows, problem, spec,
                                                           orders[number], on)
         return result

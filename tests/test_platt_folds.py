@@ -5,7 +5,8 @@ Gram matrix, folds side by side (``svmx._platt_folds``).
 - a seeded fold reaches the dual objective of a fold trained from zero, within tol, on
   (a subset of) every shared classification dataset, and its held-out decision values
   are those of the cold fold to the solver's tolerance;
-- the Gram matrix path gives the decision values of the kernel path;
+- the pair solved on its folds' inputs is its plain solution, bit for bit, and the
+  lazy Gram matrix path gives the decision values of the kernel path;
 - the probabilities are LIBSVM's procedure's (``solver='smo'``) to 1e-3, a hundredth of
   what another fold shuffle changes; they do not depend on the thread count.
 """
@@ -16,8 +17,12 @@ from conftest import load_shared, shared_subset
 
 import svmx
 import svmx._platt_folds as platt_folds
-import svmx._shared_gram as shared_gram
-from svmx._platt_folds import fold_seed, pair_gram, seeded_held_out_decisions, take_equally
+from svmx._platt_folds import (
+    fold_inputs,
+    fold_seed,
+    seeded_held_out_decisions,
+    take_equally,
+)
 from svmx._probability import _held_out_decisions, fold_plan
 from svmx._specs import BYTES_PER_MB, KernelSpec, Problem, SolveSpec
 from svmx._training import solve_problem
@@ -90,26 +95,29 @@ def test_seeded_folds_reach_the_cold_folds_objective(name):
         assert abs(warm.obj - cold.obj) <= TOL * max(1.0, abs(cold.obj))
     cold_values = _held_out_decisions(X, rows, problem, kernel, SOLVE,
                                       np.random.default_rng(0).permutation(rows.size))
-    warm_values = seeded_held_out_decisions(X, rows, problem, kernel, SOLVE, plan, alpha)
+    warm_values = seeded_held_out_decisions(fold_inputs(X, rows, kernel, SOLVE), problem,
+                                            SOLVE, plan, alpha)
     # Both stop at an optimality gap of tol; the decision values agree to a few tol.
     np.testing.assert_allclose(warm_values, cold_values, rtol=0, atol=20 * TOL)
 
 
-def test_the_gram_path_gives_the_kernel_paths_values(monkeypatch):
-    X, rows, problem, kernel = _pair("dna.scale")
-    assert pair_gram(X, rows, kernel, SOLVE.cache_bytes) is not None  # 180 dense features
-    plan = fold_plan(np.random.default_rng(1).permutation(rows.size), problem.y)
-    via_gram = seeded_held_out_decisions(X, rows, problem, kernel, SOLVE, plan, None)
-    monkeypatch.setattr(shared_gram, "FOLD_GRAM_MIN_DENSE_FEATURES", 10**9)
-    assert pair_gram(X, rows, kernel, SOLVE.cache_bytes) is None
-    via_kernel = seeded_held_out_decisions(X, rows, problem, kernel, SOLVE, plan, None)
-    # The Gram matrix holds float32 values, as the kernel cache does.
-    np.testing.assert_allclose(via_gram, via_kernel, rtol=0, atol=1e-4)
+@pytest.mark.parametrize("name", ["dna.scale", "pendigits", "svmguide1"])
+def test_the_pair_solved_on_its_folds_inputs_is_the_plain_pairs_solution(name):
+    """The pair is solved on what its folds train on (a lazy Gram matrix over its rows,
+    or its rows gathered dense): the same solution, bit for bit, as on its own rows."""
+    X, rows, problem, kernel = _pair(name)
+    inputs = fold_inputs(X, rows, kernel, SOLVE)
+    assert inputs.shares_gram == (name != "svmguide1")
+    on_inputs = solve_problem(inputs.matrix, inputs.rows, problem, inputs.kernel, SOLVE)
+    plain = solve_problem(X, rows, problem, kernel, SOLVE)
+    assert on_inputs.coef.tobytes() == plain.coef.tobytes()
+    assert (on_inputs.rho, on_inputs.n_iter) == (plain.rho, plain.n_iter)
 
 
 def test_no_gram_beyond_the_cache_budget():
     X, rows, _, kernel = _pair("dna.scale")
-    assert pair_gram(X, rows, kernel, 4.0 * rows.size**2 / 2) is None
+    assert not fold_inputs(X, rows, kernel, SOLVE.replace(cache_bytes=4.0 * rows.size**2 / 2)
+                           ).shares_gram
 
 
 @pytest.mark.parametrize("name", ["SVC", "NuSVC"])
@@ -182,20 +190,23 @@ def test_verbose_output_keeps_libsvms_order(capfd):
     assert lines[-2].startswith(f"nSV = {model.support_.size},")
 
 
-@pytest.mark.parametrize("name", ["pendigits", "svmguide1"])
+@pytest.mark.parametrize("name", ["dna.scale", "pendigits", "svmguide1"])
 def test_the_lazy_gram_path_gives_the_kernel_paths_values(monkeypatch, name):
-    """pendigits (16 features) shares one lazily computed Gram matrix between its folds,
-    svmguide1 (4) does not; where it does, the folds' solutions are the per-fold ones
-    and the held-out decision values differ only by the float32 kernel values."""
+    """dna.scale (45 entries per row) and pendigits (16 features) share one lazily
+    computed Gram matrix between their folds, svmguide1 (4) does not; where they do,
+    the folds' solutions are the per-fold ones and the held-out decision values differ
+    only by the float32 kernel values."""
     X, rows, problem, kernel = _pair(name)
     shares = platt_folds.lazy_gram_fits(X, rows, kernel, SOLVE.cache_bytes)
-    assert shares == (name == "pendigits")
+    assert shares == (name != "svmguide1")
     plan = fold_plan(np.random.default_rng(1).permutation(rows.size), problem.y)
     pair = solve_problem(X, rows, problem, kernel, SOLVE)
     seed = np.abs(pair.coef)
-    via_lazy = seeded_held_out_decisions(X, rows, problem, kernel, SOLVE, plan, seed)
+    via_lazy = seeded_held_out_decisions(fold_inputs(X, rows, kernel, SOLVE), problem, SOLVE,
+                                         plan, seed)
     monkeypatch.setattr(platt_folds, "lazy_gram_fits", lambda *args: False)
-    via_kernel = seeded_held_out_decisions(X, rows, problem, kernel, SOLVE, plan, seed)
+    via_kernel = seeded_held_out_decisions(fold_inputs(X, rows, kernel, SOLVE), problem,
+                                           SOLVE, plan, seed)
     np.testing.assert_allclose(via_lazy, via_kernel, rtol=0, atol=1e-5 if shares else 0)
 
 
