@@ -275,6 +275,7 @@ cdef class SeededProblem:
         gradients.given = (self.pose(C, scale, self.solved and scale == C / self.last_C)
                            and self.scaled_gradients(C, scale))
         gradients.G, gradients.G_bar = &self.slot_G[0], &self.slot_G_bar[0]
+        gradients.near_optimum = False
         while True:
             limit = max_iter
             if newton and rounds < NEWTON_ROUNDS:  # the first round lets easy solves finish

@@ -31,7 +31,7 @@ from svmx._engine.openmp cimport openmp_max_threads
 from svmx._engine.qmatrix cimport OneClassQ, QMatrix, SvcQ, SvrQ
 from svmx._engine.gram_rows cimport GramRows, GramRows32, LazyGram, LazyGramRows
 from svmx._engine.rows cimport CsrRows, DenseRows, DenseRows32, Rows, TiledRows
-from svmx._engine.solver cimport SolutionInfo, Solver, SolverLog, SolverNU
+from svmx._engine.solver cimport Gradients, SolutionInfo, Solver, SolverLog, SolverNU
 from svmx._solve_status cimport on_main_thread, raise_for_status
 
 from svmx._engine.libsvm_values import libsvm_decision_values, libsvm_ovo_values
@@ -52,30 +52,11 @@ from svmx._kernel_values import DENSE_ENOUGH, dense_if_dense_enough, kernel_matr
 from svmx._specs import KERNEL_TYPES
 
 __all__ = [
-    "CacheMemories",
-    "ClassifierFold",
-    "DENSE_ENOUGH",
-    "KERNEL_TYPES",
-    "LayoutCache",
-    "MAX_ITER",
-    "MIN_PROB",
-    "NO_MARGIN",
-    "RegressorFold",
-    "SOLVED",
-    "Solution",
-    "best_scale",
-    "decision_values",
-    "dense_if_dense_enough",
-    "engine_serves",
-    "kernel_matrix",
-    "lazy_gram",
-    "libsvm_decision_values",
-    "libsvm_ovo_values",
-    "pairwise_coupling",
-    "sigmoid_predict",
-    "sigmoid_train",
-    "squared_norms",
-    "train_one",
+    "CacheMemories", "ClassifierFold", "DENSE_ENOUGH", "KERNEL_TYPES", "LayoutCache",
+    "MAX_ITER", "MIN_PROB", "NO_MARGIN", "RegressorFold", "SOLVED", "Solution",
+    "best_scale", "decision_values", "dense_if_dense_enough", "engine_serves",
+    "kernel_matrix", "lazy_gram", "libsvm_decision_values", "libsvm_ovo_values",
+    "pairwise_coupling", "sigmoid_predict", "sigmoid_train", "squared_norms", "train_one"
 ]
 
 # Solution.status: how a solve ended.
@@ -279,7 +260,7 @@ cdef void progress_to_log(void* context, long n_iter, double gap, double eps) no
 
 
 cdef run_smo(Solver solver, QMatrix Q, double[::1] p, signed char[::1] y,
-             double[::1] alpha, double[::1] C, solve):
+             double[::1] alpha, double[::1] C, solve, Gradients* gradients=NULL):
     cdef SolutionInfo info
     cdef int l = <int> p.shape[0]
     cdef double tol = solve.tol
@@ -290,7 +271,7 @@ cdef run_smo(Solver solver, QMatrix Q, double[::1] p, signed char[::1] y,
     cdef const SolverLog* log = NULL if engine_log is None else &engine_log.log
     with nogil:
         solver.solve(l, Q, &p[0], &y[0], &alpha[0], &C[0], tol, shrinking,
-                     max_iter, check_signals, &info, log)
+                     max_iter, check_signals, &info, log, gradients)
     if engine_log is not None and engine_log.error is not None:
         raise engine_log.error
     return info
@@ -363,6 +344,9 @@ cdef run_block(X, rows, double[::1] p, signed char[::1] y, double[::1] alpha,
 cdef Solution train_c_svc(X, rows, problem, kernel, solve, str engine):
     cdef Py_ssize_t l = problem.n_rows
     cdef SolutionInfo info
+    cdef Gradients seeded  # a seed (a warm start) is near its optimum: SMO shrinks at once
+    seeded.G = seeded.G_bar = NULL
+    seeded.given, seeded.near_optimum = False, problem.initial_alpha is not None
     y = problem.y
     alpha = problem.starting_alpha()
     p = np.full(l, -1.0)
@@ -370,7 +354,7 @@ cdef Solution train_c_svc(X, rows, problem, kernel, solve, str engine):
         info = run_block(X, rows, p, y, alpha, problem.C, kernel, solve, 1)
     else:
         Q = SvcQ(make_kernel(X, rows, kernel, solve), y, solve.cache_bytes, solve.memories)
-        info = run_smo(Solver(), Q, p, y, alpha, problem.C, solve)
+        info = run_smo(Solver(), Q, p, y, alpha, problem.C, solve, &seeded)
     return solution_of(&info, alpha * np.asarray(y, dtype=np.float64), engine)
 
 

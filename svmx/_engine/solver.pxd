@@ -43,11 +43,15 @@ cdef struct SolutionInfo:
 # over the variables at their upper bound of C_j Q_j), each of l entries in the order of
 # the variables given. With `given` the solve starts from them instead of computing them
 # from the start point's kernel columns (the caller vouches they are the start point's,
-# with Q's float32 values); on return (status OK or MAX_ITER) they hold the solution's.
+# with Q's float32 values); on return (status OK or MAX_ITER) they hold the solution's
+# (G and G_bar may be NULL: nothing handed either way). A start handed its gradient, or
+# one `near_optimum` (a warm start), is shrunk at once rather than after min(l, 1000)
+# iterations.
 cdef struct Gradients:
     double* G
     double* G_bar
     bint given
+    bint near_optimum
 
 
 cdef extern from *:

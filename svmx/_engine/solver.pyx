@@ -367,7 +367,7 @@ cdef class Solver:
                         add_scaled_column(l, self.G_bar, self.C[i], Q_i)
 
         counter = min(l, 1000) + 1
-        if gradients != NULL and gradients.given:
+        if gradients != NULL and (gradients.given or gradients.near_optimum):
             counter = 1  # a start handed its gradient is near its optimum: shrink at once
         while not self.out_of_memory and (max_iter < 0 or n_iter < max_iter):
             counter -= 1
@@ -453,7 +453,7 @@ cdef class Solver:
         si.obj = objective / 2.0
         for i in range(l):
             alpha[self.active_set[i]] = self.alpha[i]
-        if gradients != NULL:
+        if gradients != NULL and gradients.G != NULL:
             for i in range(l):
                 gradients.G[self.active_set[i]] = self.G[i]
                 gradients.G_bar[self.active_set[i]] = self.G_bar[i]
