@@ -4,8 +4,9 @@ For each data set, interleaved rounds (best of ``--repeats``) time, in one proce
 
 * ``plain``: ``svmx.SVC().fit`` (no probabilities);
 * ``svmx``: ``SVC(probability=True).fit`` under ``solver='auto'``: each pair trained
-  first, its five folds seeded from its solution, a Gram matrix for the folds where
-  kernel values are dear, the folds of a lone pair side by side (``svmx._platt_folds``);
+  first, its five folds seeded from its solution, the pair and its folds on one Gram
+  matrix computed row by row where rows store 10 or more entries, the folds of a lone
+  pair side by side (``svmx._platt_folds``);
 * ``LIBSVM's procedure``: ``SVC(probability=True, solver='smo')``, every fold trained from
   zero as svm-train -b 1 does (the same model, the same folds), over its plain fit.
 

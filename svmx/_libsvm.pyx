@@ -346,7 +346,8 @@ cdef Solution train_c_svc(X, rows, problem, kernel, solve, str engine):
     cdef SolutionInfo info
     cdef Gradients seeded  # a seed (a warm start) is near its optimum: SMO shrinks at once
     seeded.G = seeded.G_bar = NULL
-    seeded.given, seeded.near_optimum = False, problem.initial_alpha is not None
+    seeded.given = False
+    seeded.near_optimum = problem.initial_alpha is not None and problem.initial_alpha.any()
     y = problem.y
     alpha = problem.starting_alpha()
     p = np.full(l, -1.0)

@@ -20,10 +20,11 @@ problem within ``tol``:
   pair's solve computed, its support vectors' among them, serve the folds' seeds,
   solves and held-out decision values. Its values are those of a kernel cache,
   so the pair's solution is the plain fit's to the bit and each fold's solve is
-  the one on its own rows, step for step. On dna.scale (45 entries per row) this
+  the one on its own rows, step for step (a pair the block solver takes is solved
+  on its own rows, as in the plain fit). On dna.scale (45 entries per row) this
   replaced a Gram matrix computed whole with matrix products for the folds alone:
-  163 -> 80 ms per fit with 2 threads (Zen 4), as the pair's solve computes most
-  rows anyway;
+  138 -> 86-89 ms per fit with 2 threads (bench_probability, Zen 4), as the pair's
+  solve computes most rows anyway;
 - otherwise each fold's held-out decision values come from the prediction engine,
   on the pair's rows gathered dense once where SMO trains sparse rows dense;
 - the folds of a pair that has the fit's threads to itself run side by side.

@@ -36,10 +36,11 @@ MIRROR_TILE = 64
 # the pairs compute only the ones they need (dna.scale, 45 per row: 1.6x faster
 # without the shared matrix; mnist, 784 per row: 4x faster with it).
 GRAM_MIN_ENTRIES_PER_ROW = 100
-# A Gram matrix that serves several folds of the same rows (Platt's folds of a pair,
-# the folds of a cross-validation) pays for itself when rows store at least this many
-# entries: kernel values cost one sparse or dense dot product each. Measured per pair,
-# best of 3 on Sapphire Rapids (Gram once / time it saves each fold): dna.scale,
+# A Gram matrix that serves several folds of the same rows (the folds of a
+# cross-validation; Platt's folds share one computed row by row with their pair instead,
+# `svmx._platt_folds.fold_inputs`) pays for itself when rows store at least this many
+# entries: kernel values cost one sparse or dense dot product each. Measured per Platt
+# pair, best of 3 on Sapphire Rapids (Gram once / time it saves each fold): dna.scale,
 # sparse 45 per row, 1,300 rows: 10 ms / 13 ms; dense 36 features, 1,330 rows:
 # 13 ms / 0.9 ms; pendigits, dense 16: 13 ms / 0.4 ms; svmguide1, dense 4: 35 ms /
 # 2 ms. For 5-fold cross_validate on 2,000-3,000 rows with a fixed gamma (Zen 4,

@@ -190,6 +190,34 @@ def test_verbose_output_keeps_libsvms_order(capfd):
     assert lines[-2].startswith(f"nSV = {model.support_.size},")
 
 
+def test_seeded_folds_give_no_advice_about_shrinking(capfd):
+    """A seeded fold shrinks at once (a warm start, `Gradients.near_optimum`); LIBSVM's
+    "using -h 0 may be faster" is about the user's choice and is not printed for it: the
+    probability fit prints it as often as the plain fit of its pairs does."""
+    X, y = shared_subset("dna.scale", 2000)
+    svmx.SVC(verbose=True).fit(X, y)
+    plain = capfd.readouterr().out.count("using -h 0")
+    svmx.SVC(probability=True, random_state=0, verbose=True).fit(X, y)
+    assert capfd.readouterr().out.count("using -h 0") == plain
+
+
+def test_pairs_of_the_block_solver_keep_the_plain_model(monkeypatch):
+    """A pair the block solver takes (from BLOCK_SOLVER_MIN_SAMPLES rows) is solved on its
+    own rows as in the plain fit, not on its folds' Gram matrix (where SMO would take it):
+    probability=True leaves the model as it is."""
+    import svmx._specs as specs
+
+    monkeypatch.setattr(specs, "BLOCK_SOLVER_MIN_SAMPLES", 300)
+    X, y = shared_subset("pendigits", 1500)
+    keep = y < 3
+    X, y = X[keep], y[keep]
+    plain = svmx.SVC().fit(X, y)
+    shared = svmx.SVC(probability=True, random_state=0).fit(X, y)
+    assert plain.fit_status_ == shared.fit_status_ == 0
+    np.testing.assert_array_equal(shared.dual_coef_, plain.dual_coef_)
+    np.testing.assert_array_equal(shared.intercept_, plain.intercept_)
+
+
 @pytest.mark.parametrize("name", ["dna.scale", "pendigits", "svmguide1"])
 def test_the_lazy_gram_path_gives_the_kernel_paths_values(monkeypatch, name):
     """dna.scale (45 entries per row) and pendigits (16 features) share one lazily

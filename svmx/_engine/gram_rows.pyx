@@ -3,8 +3,8 @@
 the matrix in place and permuted through an index (an O(1) swap, where dense rows of
 n entries would move 2n values per swap of shrinking).
 
-`LazyGram` is such a matrix computed row by row on demand: the problems over subsets
-of one set of samples (Platt's five folds of a one-vs-one pair) read it through
+`LazyGram` is such a matrix computed row by row on demand: the problems over one set
+of samples and its subsets (a one-vs-one pair and its five Platt folds) read it through
 `LazyGramRows`, so that a kernel row one of them computed serves the others.
 """
 

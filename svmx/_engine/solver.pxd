@@ -86,6 +86,7 @@ cdef class Solver:
     cdef int l
     cdef int active_size
     cdef bint unshrink
+    cdef bint warm_start    # shrunk at once (a warm start): no advice about -h 0
     cdef double eps
     cdef QMatrix Q
     cdef const double* QD

@@ -262,7 +262,7 @@ cdef class Solver:
         for j in range(active_size):
             if self.is_free(j):
                 n_free += 1
-        if 2 * n_free < active_size:
+        if 2 * n_free < active_size and not self.warm_start:  # the user's choice to review
             self.emit(b"\nWARNING: using -h 0 may be faster\n", False)
         # Pick the cheaper direction: inactive columns over the active rows,
         # or the free variables' columns over the inactive rows.
@@ -367,7 +367,8 @@ cdef class Solver:
                         add_scaled_column(l, self.G_bar, self.C[i], Q_i)
 
         counter = min(l, 1000) + 1
-        if gradients != NULL and (gradients.given or gradients.near_optimum):
+        self.warm_start = gradients != NULL and (gradients.given or gradients.near_optimum)
+        if self.warm_start:
             counter = 1  # a start handed its gradient is near its optimum: shrink at once
         while not self.out_of_memory and (max_iter < 0 or n_iter < max_iter):
             counter -= 1
