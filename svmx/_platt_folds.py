@@ -50,8 +50,8 @@ from svmx._training import NonFiniteSolution, solve_problem
 from svmx._warm_start import seeds_converge
 
 __all__ = ["FoldInputs", "fold_decisions", "fold_inputs", "fold_seed", "lazy_gram_fits",
-           "placed", "seeded_held_out_decisions", "seeds_converge", "solve_beside_gram",
-           "take_equally"]
+           "pair_inputs", "placed", "seeded_held_out_decisions", "seeds_converge",
+           "solve_beside_gram", "take_equally"]
 
 # A pair's folds share one lazily computed Gram matrix (`lazy_gram_fits`) when its rows
 # store at least this many entries: reading a kernel value another fold computed must
@@ -161,8 +161,34 @@ def fold_inputs(matrix, rows: np.ndarray, kernel: KernelSpec, solve: SolveSpec) 
         gram = _libsvm.lazy_gram(matrix, rows, kernel, solve.solver)
         return FoldInputs(gram, np.arange(rows.size), kernel.as_gram(), True)
     if sp.issparse(matrix) and _libsvm.smo_trains_dense_rows(matrix, solve.solver):
-        return FoldInputs(matrix[rows].toarray(), np.arange(rows.size), kernel, False)
+        # SMO's own gather of sparse rows into dense ones, done once for all six solves.
+        dense = _libsvm.gather_csr_rows_dense(matrix, rows)
+        return FoldInputs(dense, np.arange(rows.size), kernel, False)
     return FoldInputs(matrix, rows, kernel, False)
+
+
+def pair_inputs(inputs: FoldInputs, on: tuple, problem: Problem,
+                solve: SolveSpec) -> tuple[tuple, SolveSpec]:
+    """What the pair itself is solved on, and with which cache budget: its folds'
+    `inputs` (the same solution, as `fold_inputs` says) where SMO solves it; its own
+    rows ``on`` = (matrix, rows, kernel) where the plain fit gives it to the block
+    solver, which a Gram matrix (a precomputed kernel) would turn away.
+
+    Examples
+    --------
+    >>> rbf = KernelSpec.named("rbf")
+    >>> solve = SolveSpec("auto", 1e-3, 2.0**20, True, -1, 1)
+    >>> X, rows = np.ones((10, 16)), np.arange(4, 10)
+    >>> problem = Problem("c_svc", C=np.ones(6), y=np.array([1, 1, 1, -1, -1, -1], np.int8))
+    >>> pair_on, _ = pair_inputs(fold_inputs(X, rows, rbf, solve), (X, rows, rbf), problem,
+    ...                          solve)
+    >>> pair_on[2].is_precomputed  # the folds' Gram matrix
+    True
+    """
+    matrix, rows, kernel = on
+    if solve.engine_solver(problem.formulation, kernel.kernel_type, rows.size) != "smo":
+        return on, solve
+    return inputs.on, solve_beside_gram(inputs, solve)
 
 
 def solve_beside_gram(inputs: FoldInputs, solve: SolveSpec, solves: int = 1) -> SolveSpec:

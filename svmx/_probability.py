@@ -42,9 +42,9 @@ from svmx._layout import ovo_pairs
 from svmx._platt_folds import (
     fold_decisions,
     fold_inputs,
+    pair_inputs,
     placed,
     seeded_held_out_decisions,
-    solve_beside_gram,
 )
 from svmx._random import numpy_generator
 from svmx._specs import KernelSpec, Problem, SolveSpec
@@ -191,7 +191,7 @@ class PairSigmoids:
 
         ``on`` is what the pair is solved on: (matrix, the pair's rows of it, kernel).
         Where the folds share the pair's work, an SMO pair is solved on what they train
-        on (`svmx._platt_folds.fold_inputs`), which gives the same solution; a pair the
+        on (`svmx._platt_folds.pair_inputs`), which gives the same solution; a pair the
         block solver takes stays on ``on``, as in the plain fit. Returns the
         pair's solution and (A, B). ``train_pair(on, log=...)`` writes its output to
         another log: a verbose fit keeps LIBSVM's order of output (the folds', then the
@@ -201,10 +201,7 @@ class PairSigmoids:
             sigmoid = self.fit(rows, problem, solve, order)
             return train_pair(on), sigmoid
         inputs = fold_inputs(*on, solve)
-        pair_on, pair_solve = inputs.on, solve_beside_gram(inputs, solve)
-        if solve.engine_solver(problem.formulation, on[2].kernel_type, on[1].size) != "smo":
-            # The plain fit's block solver, on the pair's own rows: the same model.
-            pair_on, pair_solve = on, solve
+        pair_on, pair_solve = pair_inputs(inputs, on, problem, solve)
         pair_log = None if solve.log is None else solve.log.buffered()
         solution = train_pair(pair_on, solve=pair_solve, log=pair_log)
         # A max_iter that stops a fold leaves it where its start led: with one, every
