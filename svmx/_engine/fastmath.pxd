@@ -45,17 +45,19 @@ cdef extern from *:
         }
     )
     /* The float64 exponential, also branch-free: x = n ln2 + r with Cody-Waite's
-       split of ln2 (n ln2_hi is exact), then a degree-12 Taylor polynomial of e^r
-       for |r| <= ln2 / 2, summed by Estrin's scheme (four dependent steps, not
-       Horner's twelve: a row of a few hundred values is a short loop whose latency
-       shows; svmguide1's prediction 8% faster on AVX2). Relative error below 1e-15
-       for x in [-708, 709] (test_rbf_values_are_exp_to_a_few_ulps); smaller x return
-       exp(-708) ~ 3e-308 (kernel values that small are zero for us). */
+       split of ln2 (n ln2_hi is exact), then e^r for |r| <= ln2 / 2 by a degree-11
+       polynomial close to minimax (a Chebyshev fit: 3e-18 from e^r on that interval),
+       summed by Horner's rule. Eleven FMAs: a row of kernel values is a loop bound by
+       the FMA units, not by one value's latency (Estrin's order of the degree-12
+       Taylor polynomial took four more products; this is 20% faster with AVX-512,
+       12% with AVX2). Relative error below 2e-16 for x in [-708, 709]
+       (test_rbf_values_are_exp_to_a_few_ulps); smaller x return exp(-708) ~ 3e-308
+       (kernel values that small are zero for us). */
     SVMX_INLINE double svmx_exp_double(double x) {
         const double magic = 6755399441055744.0;  /* 1.5 * 2^52 */
         const double ln2_hi = 6.93147180369123816490e-01;
         const double ln2_lo = 1.90821492927058770002e-10;
-        double t, n, r, r2, r4, r8, p, scale;
+        double t, n, r, p, scale;
         int64_t bits, magic_bits;
         x = x < -708.0 ? -708.0 : x;
         x = x > 709.0 ? 709.0 : x;
@@ -65,13 +67,18 @@ cdef extern from *:
         bits -= magic_bits;
         n = t - magic;
         r = (x - n * ln2_hi) - n * ln2_lo;
-        r2 = r * r;
-        r4 = r2 * r2;
-        r8 = r4 * r4;
-        p = ((1.0 + r) + (1.0 / 2 + r * (1.0 / 6)) * r2)
-            + ((1.0 / 24 + r * (1.0 / 120)) + (1.0 / 720 + r * (1.0 / 5040)) * r2) * r4
-            + (((1.0 / 40320 + r * (1.0 / 362880)) + (1.0 / 3628800 + r * (1.0 / 39916800)) * r2)
-               + (1.0 / 479001600) * r4) * r8;
+        p = 2.5110037605963777e-08;
+        p = p * r + 2.763263963904103e-07;
+        p = p * r + 2.755724091857897e-06;
+        p = p * r + 2.4801485482328494e-05;
+        p = p * r + 0.00019841269890047113;
+        p = p * r + 0.0013888888952314775;
+        p = p * r + 0.008333333333319601;
+        p = p * r + 0.0416666666664881;
+        p = p * r + 0.1666666666666668;
+        p = p * r + 0.5000000000000019;
+        p = p * r + 1.0;
+        p = p * r + 1.0;
         bits = (bits + 1023) << 52;
         memcpy(&scale, &bits, sizeof(double));
         return p * scale;
