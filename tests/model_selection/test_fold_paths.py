@@ -13,7 +13,6 @@
 import os
 import signal
 import sys
-import threading
 import warnings
 
 import numpy as np
@@ -333,13 +332,16 @@ def test_ctrl_c_stops_the_search_from_inside_a_solve():
     rng = np.random.default_rng(0)
     X = rng.uniform(-1, 1, size=(3000, 3))
     y = np.sin(3 * X[:, 0]) + X[:, 1] ** 2 + 0.3 * rng.normal(size=3000)
-    timer = threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT))
-    timer.start()
+    # The kernel's interval timer sends the signal (a timer thread would first need the
+    # GIL); its handler sends SIGINT, whose default handler raises KeyboardInterrupt.
+    previous = signal.signal(signal.SIGALRM, lambda *_: os.kill(os.getpid(), signal.SIGINT))
+    signal.setitimer(signal.ITIMER_REAL, 0.5)
     try:
         with pytest.raises(KeyboardInterrupt):
             GridSearch(SVR(), {"C": [1e5], "gamma": [0.5]}, cv=5, refit=False).fit(X, y)
     finally:
-        timer.cancel()
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 def test_quiet_where_every_solve_converges():
