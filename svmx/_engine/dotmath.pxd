@@ -35,7 +35,8 @@ cdef extern from *:
                 _Pragma("GCC unroll 16") \\
                 for (j = 0; j < (U); j++) s[j] += value * SVMX_LOAD(V, row + j * (W)); \\
             } \\
-            for (j = 0; j < (U); j++) memcpy(out + start + j * (W), &s[j], sizeof s[j]); \\
+            _Pragma("GCC unroll 16") \\
+            for (j = 0; j < (U); j++) SVMX_STORE(V, out + start + j * (W), s[j]); \\
         } \\
         /* W-wide strips; the last one ends at n (it may overlap the one before: \\
            its columns are computed again, the same way) unless n < W. */ \\
@@ -45,7 +46,7 @@ cdef extern from *:
             for (k = 0; k < n_values; k++) { \\
                 s0 += values[k] * SVMX_LOAD(V, rows + indices[k] * stride + start); \\
             } \\
-            memcpy(out + start, &s0, sizeof s0); \\
+            SVMX_STORE(V, out + start, s0); \\
             start += (W); \\
         } \\
         for (t = start; t < n; t++) { \\
@@ -83,11 +84,12 @@ cdef extern from *:
                     d[j] += x[3] * block; \\
                 } \\
             } \\
+            _Pragma("GCC unroll 16") \\
             for (j = 0; j < (U); j++) { \\
-                memcpy(out + start + j * (W), &a[j], sizeof a[j]); \\
-                memcpy(out + out_stride + start + j * (W), &b[j], sizeof b[j]); \\
-                memcpy(out + 2 * out_stride + start + j * (W), &c[j], sizeof c[j]); \\
-                memcpy(out + 3 * out_stride + start + j * (W), &d[j], sizeof d[j]); \\
+                SVMX_STORE(V, out + start + j * (W), a[j]); \\
+                SVMX_STORE(V, out + out_stride + start + j * (W), b[j]); \\
+                SVMX_STORE(V, out + 2 * out_stride + start + j * (W), c[j]); \\
+                SVMX_STORE(V, out + 3 * out_stride + start + j * (W), d[j]); \\
             } \\
         } \\
         /* W-wide strips, the last one ending at n, as in SVMX_SPARSE_TIMES_ROWS. */ \\
@@ -102,10 +104,10 @@ cdef extern from *:
                 c0 += x[2] * block; \\
                 d0 += x[3] * block; \\
             } \\
-            memcpy(out + start, &a0, sizeof a0); \\
-            memcpy(out + out_stride + start, &b0, sizeof b0); \\
-            memcpy(out + 2 * out_stride + start, &c0, sizeof c0); \\
-            memcpy(out + 3 * out_stride + start, &d0, sizeof d0); \\
+            SVMX_STORE(V, out + start, a0); \\
+            SVMX_STORE(V, out + out_stride + start, b0); \\
+            SVMX_STORE(V, out + 2 * out_stride + start, c0); \\
+            SVMX_STORE(V, out + 3 * out_stride + start, d0); \\
             start += (W); \\
         } \\
         for (t = start; t < n; t++) { \\

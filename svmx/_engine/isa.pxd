@@ -135,6 +135,9 @@ cdef extern from *:
     typedef double svmx_f64x4_u __attribute__((vector_size(32), aligned(8), may_alias));
     typedef double svmx_f64x8_u __attribute__((vector_size(64), aligned(8), may_alias));
     #define SVMX_LOAD(V, p) (*(const V##_u*)(p))
+    /* A store of vector v to p, as SVMX_LOAD reads: in registers, where a memcpy of an
+       element of an array of vectors kept the array on the stack. */
+    #define SVMX_STORE(V, p, v) (*(V##_u*)(p) = (v))
     #endif
     """
     int isa_level "svmx_isa_level"() noexcept nogil

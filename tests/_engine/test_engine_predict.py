@@ -284,6 +284,30 @@ def test_rbf_values_are_exp_to_a_few_ulps(kind):
     assert_allclose(values, np.exp(-squared), rtol=5e-16, atol=0)
 
 
+@pytest.mark.parametrize("kind", ["dense", "csr"])
+def test_rbf_rows_of_many_values_are_the_one_value_exponential_bit_for_bit(kind):
+    """A row of 64 kernel values takes the vectorised exponential (whole vectors, several
+    side by side), a row of one value the scalar one: the same e^-t to the bit. Rows
+    (sqrt(t), 0) meet 64 vectors (0, b) whose coefficients are 1 for b = 0 and 0 for the
+    rest, so each decision value is the first kernel value of its row."""
+    t = np.concatenate([np.linspace(0.0, 1.0, 4001), np.linspace(1.0, 700.0, 4000), [750.0]])
+    column = np.sqrt(t)[:, np.newaxis]
+    X = np.hstack([column, np.zeros_like(column)])
+    vectors = np.zeros((64, 2))
+    vectors[1:, 1] = np.arange(1.0, 64.0)
+    dual_coef = np.zeros((1, 64))
+    dual_coef[0, 0] = 1.0
+    rows = sp.csr_matrix(X) if kind == "csr" else X
+    many = predict.decision_values(rows, vectors, dual_coef, [32, 32], kernel_type=2,
+                                   degree=3, gamma=1.0, coef0=0.0)[:, 0]
+    single = column if kind == "dense" else sp.csr_matrix(column)
+    one = predict.decision_values(single, np.zeros((1, 1)), np.ones((1, 1)), [1],
+                                  kernel_type=2, degree=3, gamma=1.0, coef0=0.0)[:, 0]
+    assert_array_equal(many, one)
+    assert_allclose(many[:-1], np.exp(-(np.sqrt(t) * np.sqrt(t)))[:-1], rtol=5e-16, atol=0)
+    assert 0.0 < many[-1] < 1e-300  # e^-750 is taken as e^-708
+
+
 @pytest.mark.parametrize("kind", INPUTS)
 @pytest.mark.parametrize("layout", ["transposed", "columns"])
 def test_thread_count_does_not_change_a_bit(kind, layout):
