@@ -3,8 +3,8 @@
 # Plain C loops the compiler turns into SIMD code. With GCC on x86-64 Linux each
 # is compiled for x86-64-v4 (AVX-512), x86-64-v3 (AVX2 + FMA) and the baseline,
 # and a call runs the widest the CPU has unless SVMX_ISA caps it (isa.pxd).
-# Sums are formed in a fixed order (lane by lane, then the lanes in order), so a
-# result does not depend on which thread computes it; the paths differ only by
+# Sums are formed in a fixed order (16 lanes, then the lanes by a fixed pairwise tree),
+# so a result does not depend on which thread computes it; the paths differ only by
 # the rounding of fused multiply-adds (1e-16 relative per product).
 
 from svmx._engine.isa cimport isa_level  # noqa: F401 (its C code defines the dispatch)
@@ -176,38 +176,72 @@ cdef extern from *:
         }
     )
 
-    /* sum_t a[t] b[t] in 16 lanes, then the lanes in order. */
+    /* sum_t a[t] b[t] in 16 lanes: lane t takes the products t, t + 16, ...; the last
+       n % 16 products go to the first lanes, and every lane takes 0 * 0 when there
+       are any (so that this is the vectorised sums' arithmetic to the bit, down to the
+       sign of a zero lane). The lanes are then added by a tree: l[i] += l[i + h] for
+       i < h, h = 8, 4, 2, 1: four dependent additions, not sixteen. */
     SVMX_INLINE double svmx_dot(const double* a, const double* b, ptrdiff_t n) {
         double sums[SVMX_DOT_LANES] = {0.0};
-        double total = 0.0;
-        ptrdiff_t start, t;
+        ptrdiff_t start, t, h;
         for (start = 0; start + SVMX_DOT_LANES <= n; start += SVMX_DOT_LANES) {
             for (t = 0; t < SVMX_DOT_LANES; t++) {
                 sums[t] += a[start + t] * b[start + t];
             }
         }
-        for (t = start; t < n; t++) {
-            sums[t - start] += a[t] * b[t];
+        if (start < n) {
+            /* As a fused multiply-add of zeros: the lane plus +0 (a select of the
+               products would keep the compiler from fusing the others). */
+            for (t = 0; t < n - start; t++) {
+                sums[t] += a[start + t] * b[start + t];
+            }
+            for (; t < SVMX_DOT_LANES; t++) {
+                sums[t] += 0.0;
+            }
         }
-        for (t = 0; t < SVMX_DOT_LANES; t++) {
-            total += sums[t];
+        for (h = SVMX_DOT_LANES / 2; h >= 1; h /= 2) {
+            for (t = 0; t < h; t++) {
+                sums[t] += sums[t + h];
+            }
         }
-        return total;
+        return sums[0];
     }
     #if defined(__GNUC__)
-    /* The 16 lanes of one row's sum (its accumulators, in order), the tail's
-       products added lane by lane, then the lanes in order. */
-    SVMX_INLINE double svmx_lanes_total(double* lanes, const double* a, const double* b,
-                                        ptrdiff_t n_tail) {
-        double total = 0.0;
-        ptrdiff_t t;
-        for (t = 0; t < n_tail; t++) {
-            lanes[t] += a[t] * b[t];
-        }
-        for (t = 0; t < SVMX_DOT_LANES; t++) {
-            total += lanes[t];
-        }
-        return total;
+    /* The first k (clipped to [0, W]) doubles from p in a vector of W, zeros after them;
+       nothing past them is read. */
+    #if defined(__x86_64__)
+    #include <immintrin.h>
+    #define SVMX_LOAD_FIRST_8(p, k) ((svmx_f64x8)_mm512_maskz_loadu_pd( \\
+        (__mmask8)((k) >= 8 ? 0xFF : (k) <= 0 ? 0 : (1u << (k)) - 1u), (p)))
+    #define SVMX_LOAD_FIRST_4(p, k) ((svmx_f64x4)_mm256_maskload_pd((p), \\
+        _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(k)), _mm256_setr_epi64x(0, 1, 2, 3))))
+    #endif
+    #define SVMX_LOAD_FIRST_2(p, k) \\
+        ((svmx_f64x2){(k) > 0 ? (p)[0] : 0.0, (k) > 1 ? (p)[1] : 0.0})
+    #define SVMX_LOAD_FIRST(W, p, k) SVMX_LOAD_FIRST_##W(p, k)
+    /* The tree of svmx_dot over the lanes of one vector, after the vectors' own levels. */
+    #define SVMX_LANE_TREE_2(v) ((v)[0] + (v)[1])
+    #define SVMX_LANE_TREE_4(v) (((v)[0] + (v)[2]) + ((v)[1] + (v)[3]))
+    #define SVMX_LANE_TREE_8(v) ((((v)[0] + (v)[4]) + ((v)[2] + (v)[6])) \\
+                                 + (((v)[1] + (v)[5]) + ((v)[3] + (v)[7])))
+    /* svmx_dot's total of 16 lanes held in 16 / W vectors acc[0..] (lanes j W .. j W +
+       W - 1 in acc[j]), after the n_tail (< 16) last products of a and b: the tail
+       goes in lane by lane (zeros past it), then the tree, in registers. acc is
+       overwritten. */
+    #define SVMX_LANES_TOTAL(V, W, acc, a, b, n_tail, total) { \\
+        int lane_, half_; \\
+        if ((n_tail) > 0) { \\
+            _Pragma("GCC unroll 16") \\
+            for (lane_ = 0; lane_ < SVMX_DOT_LANES / (W); lane_++) \\
+                (acc)[lane_] += SVMX_LOAD_FIRST(W, (a) + lane_ * (W), (n_tail) - lane_ * (W)) \\
+                    * SVMX_LOAD_FIRST(W, (b) + lane_ * (W), (n_tail) - lane_ * (W)); \\
+        } \\
+        _Pragma("GCC unroll 16") \\
+        for (half_ = SVMX_DOT_LANES / (W) / 2; half_ >= 1; half_ /= 2) { \\
+            _Pragma("GCC unroll 16") \\
+            for (lane_ = 0; lane_ < half_; lane_++) (acc)[lane_] += (acc)[lane_ + half_]; \\
+        } \\
+        total = SVMX_LANE_TREE_##W((acc)[0]); \\
     }
     /* The body over vectors V of W doubles, U rows at a time (16 / W accumulators
        per row hold its 16 lanes). */
@@ -216,7 +250,6 @@ cdef extern from *:
         int i, j; \\
         for (q = 0; q + (U) <= n_rows; q += (U)) { \\
             V acc[U][SVMX_DOT_LANES / (W)]; \\
-            double lanes[SVMX_DOT_LANES]; \\
             for (i = 0; i < (U); i++) \\
                 for (j = 0; j < SVMX_DOT_LANES / (W); j++) acc[i][j] = (V){0.0}; \\
             for (start = 0; start + SVMX_DOT_LANES <= n; start += SVMX_DOT_LANES) { \\
@@ -232,11 +265,10 @@ cdef extern from *:
                         acc[i][j] += SVMX_LOAD(V, r + j * (W)) * xs[j]; \\
                 } \\
             } \\
-            for (i = 0; i < (U); i++) { \\
-                memcpy(lanes, acc[i], sizeof lanes); \\
-                sums[q + i] = svmx_lanes_total(lanes, rows + (q + i) * stride + start, \\
-                                               x + start, n - start); \\
-            } \\
+            _Pragma("GCC unroll 16") \\
+            for (i = 0; i < (U); i++) \\
+                SVMX_LANES_TOTAL(V, W, acc[i], rows + (q + i) * stride + start, x + start, \\
+                                 n - start, sums[q + i]) \\
         } \\
         for (; q < n_rows; q++) { \\
             sums[q] = svmx_dot(rows + q * stride, x, n); \\
@@ -263,7 +295,6 @@ cdef extern from *:
         for (g = 0; g < 4; g += SVMX_SECOND UR) { \\
             for (q = 0; q + SVMX_FIRST UR <= n_rows; q += SVMX_FIRST UR) { \\
                 V acc[SVMX_FIRST UR][SVMX_SECOND UR][SVMX_DOT_LANES / (W)]; \\
-                double lanes[SVMX_DOT_LANES]; \\
                 for (i = 0; i < SVMX_FIRST UR; i++) \\
                     for (r = 0; r < SVMX_SECOND UR; r++) \\
                         for (j = 0; j < SVMX_DOT_LANES / (W); j++) acc[i][r][j] = (V){0.0}; \\
@@ -286,13 +317,13 @@ cdef extern from *:
                         } \\
                     } \\
                 } \\
+                _Pragma("GCC unroll 16") \\
                 for (i = 0; i < SVMX_FIRST UR; i++) { \\
-                    for (r = 0; r < SVMX_SECOND UR; r++) { \\
-                        memcpy(lanes, acc[i][r], sizeof lanes); \\
-                        sums[(g + r) * n_rows + q + i] = svmx_lanes_total( \\
-                            lanes, rows + (q + i) * stride + start, \\
-                            x + (g + r) * x_stride + start, n - start); \\
-                    } \\
+                    _Pragma("GCC unroll 16") \\
+                    for (r = 0; r < SVMX_SECOND UR; r++) \\
+                        SVMX_LANES_TOTAL(V, W, acc[i][r], rows + (q + i) * stride + start, \\
+                                         x + (g + r) * x_stride + start, n - start, \\
+                                         sums[(g + r) * n_rows + q + i]) \\
                 } \\
             } \\
             for (; q < n_rows; q++) { \\

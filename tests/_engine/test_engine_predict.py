@@ -308,6 +308,21 @@ def test_rbf_rows_of_many_values_are_the_one_value_exponential_bit_for_bit(kind)
     assert 0.0 < many[-1] < 1e-300  # e^-750 is taken as e^-708
 
 
+@pytest.mark.parametrize("n_support", [[7, 9], [40, 51], [40, 33, 51, 20], [16, 16, 16, 16, 5]])
+def test_a_row_alone_gets_the_value_it_gets_among_others_to_the_bit(n_support):
+    """Rows go four at a time (their coefficient sums by svmx_dot_rows4) or one at a
+    time (svmx_dot_rows, svmx_dot): the same sums of 16 lanes and the same tree, so a
+    row's values do not depend on its neighbours, for any number of vectors per class
+    (tails of 0 to 15 products)."""
+    X, vectors, dual_coef, n_support = engine_case(n_support, 5, 37, seed=3)
+    arguments = {"kernel_type": 2, "degree": 3, "gamma": 0.2, "coef0": 0.0}
+    together = predict.decision_values(X, vectors, dual_coef, n_support, **arguments)
+    for i in range(X.shape[0]):
+        alone = predict.decision_values(X[i:i + 1], vectors, dual_coef, n_support,
+                                        **arguments)
+        assert_array_equal(alone[0], together[i], strict=True)
+
+
 @pytest.mark.parametrize("kind", INPUTS)
 @pytest.mark.parametrize("layout", ["transposed", "columns"])
 def test_thread_count_does_not_change_a_bit(kind, layout):
