@@ -213,6 +213,13 @@ class PeerSet:
         if task not in self.by_task:
             peers, skipped = make_peers(self.names, task, self.libsvm_threads)
             peers, failures = warm_up(peers, task)
+            # The libraries' own objects (modules, classes, caches) live as long as the
+            # run: frozen out of the collector, the gc.collect() before each timed fit walks
+            # only what the runs made. A collection walking all of them flushed the CPU
+            # caches before every fit: a cold heart_scale fit took svmx 1.1 ms instead of
+            # 0.63 and LIBSVM 1.07 ms instead of 0.78 (AVX2 Zen 4).
+            gc.collect()
+            gc.freeze()
             self.skipped.extend(line for line in skipped + failures if line not in self.skipped)
             self.by_task[task] = peers
         return self.by_task[task]
