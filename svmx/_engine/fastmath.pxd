@@ -117,6 +117,10 @@ cdef extern from *:
        units are not left waiting on one chain (heart_scale's rows of 132 values: 1.8 ->
        1.2 ns a value with AVX2, as svmx_exp_double computes them, bit for bit). The
        last values (fewer than W), and every value for gamma < 0, go one at a time. */
+    /* One Horner step p = p r + c of K polynomials side by side. */
+    #define SVMX_HORNER_STEP(K, c) \\
+        _Pragma("GCC unroll 16") \\
+        for (j = 0; j < (K); j++) p[j] = p[j] * r[j] + (c);
     /* K vectors of W values of the row from b on (see SVMX_RBF_ROW_DOUBLE). */
     #define SVMX_RBF_VECTORS(V, W, K) { \\
         V x[K], p[K], r[K]; \\
@@ -135,26 +139,11 @@ cdef extern from *:
             r[j] = (x[j] - m * SVMX_EXP_LN2_HI) - m * SVMX_EXP_LN2_LO; \\
             p[j] = SVMX_EXP_C11 * r[j] + SVMX_EXP_C10; \\
         } \\
-        _Pragma("GCC unroll 16") \\
-        for (j = 0; j < (K); j++) p[j] = p[j] * r[j] + SVMX_EXP_C9; \\
-        _Pragma("GCC unroll 16") \\
-        for (j = 0; j < (K); j++) p[j] = p[j] * r[j] + SVMX_EXP_C8; \\
-        _Pragma("GCC unroll 16") \\
-        for (j = 0; j < (K); j++) p[j] = p[j] * r[j] + SVMX_EXP_C7; \\
-        _Pragma("GCC unroll 16") \\
-        for (j = 0; j < (K); j++) p[j] = p[j] * r[j] + SVMX_EXP_C6; \\
-        _Pragma("GCC unroll 16") \\
-        for (j = 0; j < (K); j++) p[j] = p[j] * r[j] + SVMX_EXP_C5; \\
-        _Pragma("GCC unroll 16") \\
-        for (j = 0; j < (K); j++) p[j] = p[j] * r[j] + SVMX_EXP_C4; \\
-        _Pragma("GCC unroll 16") \\
-        for (j = 0; j < (K); j++) p[j] = p[j] * r[j] + SVMX_EXP_C3; \\
-        _Pragma("GCC unroll 16") \\
-        for (j = 0; j < (K); j++) p[j] = p[j] * r[j] + SVMX_EXP_C2; \\
-        _Pragma("GCC unroll 16") \\
-        for (j = 0; j < (K); j++) p[j] = p[j] * r[j] + 1.0; \\
-        _Pragma("GCC unroll 16") \\
-        for (j = 0; j < (K); j++) p[j] = p[j] * r[j] + 1.0; \\
+        SVMX_HORNER_STEP(K, SVMX_EXP_C9) SVMX_HORNER_STEP(K, SVMX_EXP_C8) \\
+        SVMX_HORNER_STEP(K, SVMX_EXP_C7) SVMX_HORNER_STEP(K, SVMX_EXP_C6) \\
+        SVMX_HORNER_STEP(K, SVMX_EXP_C5) SVMX_HORNER_STEP(K, SVMX_EXP_C4) \\
+        SVMX_HORNER_STEP(K, SVMX_EXP_C3) SVMX_HORNER_STEP(K, SVMX_EXP_C2) \\
+        SVMX_HORNER_STEP(K, 1.0) SVMX_HORNER_STEP(K, 1.0) \\
         _Pragma("GCC unroll 16") \\
         for (j = 0; j < (K); j++) { \\
             /* (bits(t) - bits(magic) + 1023) << 52, and bits(magic) << 52 is 0 */ \\
