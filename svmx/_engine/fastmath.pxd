@@ -95,14 +95,15 @@ cdef extern from *:
         memcpy(&scale, &bits, sizeof(double));
         return p * scale;
     }
+    #if defined(__GNUC__)
     /* Elementwise max(a, b) of two vectors of W doubles, as x86's maxpd: a > b ? a : b
        (b when either is NaN). One instruction on x86; a compare and a select elsewhere. */
-    #if defined(__x86_64__) && defined(__GNUC__)
+    #if defined(__x86_64__)
     #include <immintrin.h>
     #define SVMX_MAX_8(a, b) ((svmx_f64x8)_mm512_max_pd((__m512d)(a), (__m512d)(b)))
     #define SVMX_MAX_4(a, b) ((svmx_f64x4)_mm256_max_pd((__m256d)(a), (__m256d)(b)))
     #define SVMX_MAX_2(a, b) ((svmx_f64x2)_mm_max_pd((__m128d)(a), (__m128d)(b)))
-    #elif defined(__GNUC__)
+    #else
     typedef long long svmx_i64x2 __attribute__((vector_size(16)));
     #define SVMX_MAX_2(a, b) __extension__ ({ \\
         const svmx_f64x2 max_a_ = (a), max_b_ = (b); \\
@@ -172,6 +173,19 @@ cdef extern from *:
         (double* row, Py_ssize_t n, double sq_a, const double* sq_b, double gamma),
         (row, n, sq_a, sq_b, gamma),
         SVMX_RBF_ROW_DOUBLE, 4, 4, 4)
+    #else
+    /* Without GCC's vector types: the same values, one at a time. */
+    SVMX_MULTIVERSION_VOID(svmx_rbf_row_double,
+        (double* row, Py_ssize_t n, double sq_a, const double* sq_b, double gamma),
+        (row, n, sq_a, sq_b, gamma),
+        Py_ssize_t b;
+        for (b = 0; b < n; b++) {
+            double distance = sq_a + sq_b[b] - 2.0 * row[b];
+            distance = distance > 0.0 ? distance : 0.0;
+            row[b] = svmx_exp_double(-gamma * distance);
+        }
+    )
+    #endif
     /* out[b] = sum over the stored entries k of one CSR row of values[k] *
        block[slot[indices[k]] * n_block + b]: a sparse row times the dense transpose
        of a block of rows (entries whose slot is -1 meet zeros and are skipped).
