@@ -207,18 +207,6 @@ cdef extern from *:
         return sums[0];
     }
     #if defined(__GNUC__)
-    /* The first k (clipped to [0, W]) doubles from p in a vector of W, zeros after them;
-       nothing past them is read. */
-    #if defined(__x86_64__)
-    #include <immintrin.h>
-    #define SVMX_LOAD_FIRST_8(p, k) ((svmx_f64x8)_mm512_maskz_loadu_pd( \\
-        (__mmask8)((k) >= 8 ? 0xFF : (k) <= 0 ? 0 : (1u << (k)) - 1u), (p)))
-    #define SVMX_LOAD_FIRST_4(p, k) ((svmx_f64x4)_mm256_maskload_pd((p), \\
-        _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(k)), _mm256_setr_epi64x(0, 1, 2, 3))))
-    #endif
-    #define SVMX_LOAD_FIRST_2(p, k) \\
-        ((svmx_f64x2){(k) > 0 ? (p)[0] : 0.0, (k) > 1 ? (p)[1] : 0.0})
-    #define SVMX_LOAD_FIRST(W, p, k) SVMX_LOAD_FIRST_##W(p, k)
     /* The tree of svmx_dot over the lanes of one vector, after the vectors' own levels. */
     #define SVMX_LANE_TREE_2(v) ((v)[0] + (v)[1])
     #define SVMX_LANE_TREE_4(v) (((v)[0] + (v)[2]) + ((v)[1] + (v)[3]))

@@ -95,49 +95,34 @@ cdef extern from *:
         memcpy(&scale, &bits, sizeof(double));
         return p * scale;
     }
+    /* One RBF value from a dot product and the squared norms, the distance clipped at 0. */
+    SVMX_INLINE double svmx_rbf_value_double(double sq_a, double sq_b, double dot,
+                                             double gamma) {
+        double distance = sq_a + sq_b - 2.0 * dot;
+        distance = distance > 0.0 ? distance : 0.0;
+        return svmx_exp_double(-gamma * distance);
+    }
     #if defined(__GNUC__)
-    /* Elementwise max(a, b) of two vectors of W doubles, as x86's maxpd: a > b ? a : b
-       (b when either is NaN). One instruction on x86; a compare and a select elsewhere. */
-    #if defined(__x86_64__)
-    #include <immintrin.h>
-    #define SVMX_MAX_8(a, b) ((svmx_f64x8)_mm512_max_pd((__m512d)(a), (__m512d)(b)))
-    #define SVMX_MAX_4(a, b) ((svmx_f64x4)_mm256_max_pd((__m256d)(a), (__m256d)(b)))
-    #define SVMX_MAX_2(a, b) ((svmx_f64x2)_mm_max_pd((__m128d)(a), (__m128d)(b)))
-    #else
-    typedef long long svmx_i64x2 __attribute__((vector_size(16)));
-    #define SVMX_MAX_2(a, b) __extension__ ({ \\
-        const svmx_f64x2 max_a_ = (a), max_b_ = (b); \\
-        const svmx_i64x2 take_a_ = (svmx_i64x2)(max_a_ > max_b_); \\
-        (svmx_f64x2)(((svmx_i64x2)max_a_ & take_a_) | ((svmx_i64x2)max_b_ & ~take_a_)); })
-    #endif
-    #define SVMX_MAX(W, a, b) SVMX_MAX_##W(a, b)
-    /* The float64 version of svmx_rbf_row: row[b] = exp(-gamma * (sq_a + sq_b[b] -
-       2 row[b])), distances clipped at 0. For gamma >= 0 every exponent is <= 0, so
-       svmx_exp_double's steps run on U vectors of W values side by side, with only the
-       clamp at -708 (a max); the Horner steps of the U vectors interleave, so the FMA
-       units are not left waiting on one chain (heart_scale's rows of 132 values: 1.8 ->
-       1.2 ns a value with AVX2, as svmx_exp_double computes them, bit for bit). The
-       last values (fewer than W), and every value for gamma < 0, go one at a time. */
     /* One Horner step p = p r + c of K polynomials side by side. */
     #define SVMX_HORNER_STEP(K, c) \\
         _Pragma("GCC unroll 16") \\
         for (j = 0; j < (K); j++) p[j] = p[j] * r[j] + (c);
     /* K vectors of W values of the row from b on (see SVMX_RBF_ROW_DOUBLE). */
     #define SVMX_RBF_VECTORS(V, W, K) { \\
-        V x[K], p[K], r[K]; \\
-        VI bits[K]; \\
+        V p[K], r[K]; \\
+        SVMX_I64(W) bits[K]; \\
         int j; \\
         _Pragma("GCC unroll 16") \\
         for (j = 0; j < (K); j++) { \\
             V distance = sq_a + SVMX_LOAD(V, sq_b + b + j * (W)) \\
                 - 2.0 * SVMX_LOAD(V, row + b + j * (W)); \\
-            V t, m; \\
+            V x, t, m; \\
             distance = SVMX_MAX(W, distance, zero); \\
-            x[j] = SVMX_MAX(W, lowest, -gamma * distance); \\
-            t = x[j] * 1.4426950408889634 + magic; \\
+            x = SVMX_MAX(W, lowest, -gamma * distance); \\
+            t = x * 1.4426950408889634 + magic; \\
             memcpy(&bits[j], &t, sizeof t); \\
             m = t - magic; \\
-            r[j] = (x[j] - m * SVMX_EXP_LN2_HI) - m * SVMX_EXP_LN2_LO; \\
+            r[j] = (x - m * SVMX_EXP_LN2_HI) - m * SVMX_EXP_LN2_LO; \\
             p[j] = SVMX_EXP_C11 * r[j] + SVMX_EXP_C10; \\
         } \\
         SVMX_HORNER_STEP(K, SVMX_EXP_C9) SVMX_HORNER_STEP(K, SVMX_EXP_C8) \\
@@ -148,15 +133,21 @@ cdef extern from *:
         _Pragma("GCC unroll 16") \\
         for (j = 0; j < (K); j++) { \\
             /* (bits(t) - bits(magic) + 1023) << 52, and bits(magic) << 52 is 0 */ \\
-            const VI scale_bits = (bits[j] + 1023) << 52; \\
+            const SVMX_I64(W) scale_bits = (bits[j] + 1023) << 52; \\
             V scale; \\
             memcpy(&scale, &scale_bits, sizeof scale); \\
             p[j] *= scale; \\
             SVMX_STORE(V, row + b + j * (W), p[j]); \\
         } \\
     }
+    /* The float64 version of svmx_rbf_row: row[b] = exp(-gamma * (sq_a + sq_b[b] -
+       2 row[b])), distances clipped at 0. For gamma >= 0 every exponent is <= 0, so
+       svmx_exp_double's steps run on U vectors of W values side by side, with only the
+       clamp at -708 (a max); the Horner steps of the U vectors interleave, so the FMA
+       units are not left waiting on one chain (heart_scale's rows of 132 values: 1.8 ->
+       1.2 ns a value with AVX2, as svmx_exp_double computes them, bit for bit). The
+       last values (fewer than W), and every value for gamma < 0, go one at a time. */
     #define SVMX_RBF_ROW_DOUBLE(V, W, U) \\
-        typedef long long VI __attribute__((vector_size(sizeof(V)))); \\
         const V zero = {0.0}; \\
         const V lowest = zero - 708.0, magic = zero + 6755399441055744.0; \\
         Py_ssize_t b = 0; \\
@@ -164,11 +155,7 @@ cdef extern from *:
             for (; b + (U) * (W) <= n; b += (U) * (W)) SVMX_RBF_VECTORS(V, W, U) \\
             for (; b + (W) <= n; b += (W)) SVMX_RBF_VECTORS(V, W, 1) \\
         } \\
-        for (; b < n; b++) { \\
-            double distance = sq_a + sq_b[b] - 2.0 * row[b]; \\
-            distance = distance > 0.0 ? distance : 0.0; \\
-            row[b] = svmx_exp_double(-gamma * distance); \\
-        }
+        for (; b < n; b++) row[b] = svmx_rbf_value_double(sq_a, sq_b[b], row[b], gamma);
     SVMX_MULTIVERSION_WIDTHS(svmx_rbf_row_double,
         (double* row, Py_ssize_t n, double sq_a, const double* sq_b, double gamma),
         (row, n, sq_a, sq_b, gamma),
@@ -179,11 +166,7 @@ cdef extern from *:
         (double* row, Py_ssize_t n, double sq_a, const double* sq_b, double gamma),
         (row, n, sq_a, sq_b, gamma),
         Py_ssize_t b;
-        for (b = 0; b < n; b++) {
-            double distance = sq_a + sq_b[b] - 2.0 * row[b];
-            distance = distance > 0.0 ? distance : 0.0;
-            row[b] = svmx_exp_double(-gamma * distance);
-        }
+        for (b = 0; b < n; b++) row[b] = svmx_rbf_value_double(sq_a, sq_b[b], row[b], gamma);
     )
     #endif
     /* out[b] = sum over the stored entries k of one CSR row of values[k] *

@@ -138,6 +138,35 @@ cdef extern from *:
     /* A store of vector v to p, as SVMX_LOAD reads: in registers, where a memcpy of an
        element of an array of vectors kept the array on the stack. */
     #define SVMX_STORE(V, p, v) (*(V##_u*)(p) = (v))
+    /* 64-bit integer lanes of the same widths; SVMX_I64(W) names the one of W lanes. */
+    typedef long long svmx_i64x2 __attribute__((vector_size(16)));
+    typedef long long svmx_i64x4 __attribute__((vector_size(32)));
+    typedef long long svmx_i64x8 __attribute__((vector_size(64)));
+    #define SVMX_I64(W) svmx_i64x##W
+    /* SVMX_MAX(W, a, b): elementwise max of vectors of W doubles, as x86's maxpd (a > b ?
+       a : b, so b where either is NaN). SVMX_LOAD_FIRST(W, p, k): the first k doubles
+       from p (k clipped to [0, W]) in a vector of W, zeros after them, nothing past them
+       read. One instruction each with AVX2 and AVX-512; a compare and a select, and
+       element loads, for two lanes elsewhere. */
+    #if defined(__x86_64__)
+    #include <immintrin.h>
+    #define SVMX_MAX_8(a, b) ((svmx_f64x8)_mm512_max_pd((__m512d)(a), (__m512d)(b)))
+    #define SVMX_MAX_4(a, b) ((svmx_f64x4)_mm256_max_pd((__m256d)(a), (__m256d)(b)))
+    #define SVMX_MAX_2(a, b) ((svmx_f64x2)_mm_max_pd((__m128d)(a), (__m128d)(b)))
+    #define SVMX_LOAD_FIRST_8(p, k) ((svmx_f64x8)_mm512_maskz_loadu_pd( \\
+        (__mmask8)((k) >= 8 ? 0xFF : (k) <= 0 ? 0 : (1u << (k)) - 1u), (p)))
+    #define SVMX_LOAD_FIRST_4(p, k) ((svmx_f64x4)_mm256_maskload_pd((p), \\
+        _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(k)), _mm256_setr_epi64x(0, 1, 2, 3))))
+    #else
+    #define SVMX_MAX_2(a, b) __extension__ ({ \\
+        const svmx_f64x2 max_a_ = (a), max_b_ = (b); \\
+        const svmx_i64x2 take_a_ = (svmx_i64x2)(max_a_ > max_b_); \\
+        (svmx_f64x2)(((svmx_i64x2)max_a_ & take_a_) | ((svmx_i64x2)max_b_ & ~take_a_)); })
+    #endif
+    #define SVMX_LOAD_FIRST_2(p, k) \\
+        ((svmx_f64x2){(k) > 0 ? (p)[0] : 0.0, (k) > 1 ? (p)[1] : 0.0})
+    #define SVMX_MAX(W, a, b) SVMX_MAX_##W(a, b)
+    #define SVMX_LOAD_FIRST(W, p, k) SVMX_LOAD_FIRST_##W(p, k)
     #endif
     """
     int isa_level "svmx_isa_level"() noexcept nogil

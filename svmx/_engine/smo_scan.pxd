@@ -30,10 +30,8 @@ cdef extern from *:
     #define SVMX_UPPER_BOUND 1
 
     /* W signed bytes (labels, statuses) widened to W 64-bit lanes: one sign-extending
-       load on AVX-512 and AVX2 (GCC's generic conversion extracts byte by byte). */
-    typedef long long svmx_i64x2 __attribute__((vector_size(16)));
-    typedef long long svmx_i64x4 __attribute__((vector_size(32)));
-    typedef long long svmx_i64x8 __attribute__((vector_size(64)));
+       load on AVX-512 and AVX2 (GCC's generic conversion extracts byte by byte). The
+       svmx_i64x* lane types are isa.pxd's. */
     SVMX_INLINE svmx_i64x2 svmx_widen_bytes_2(const signed char* p) {
         return (svmx_i64x2){p[0], p[1]};
     }
