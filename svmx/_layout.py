@@ -13,6 +13,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from svmx import _libsvm
+
 __all__ = [
     "PairSolution",
     "pair_weights",
@@ -132,16 +134,7 @@ def vote(ovo_values: np.ndarray, n_classes: int) -> np.ndarray:
     >>> vote(np.array([[0.5], [0.0], [-2.0], [np.nan]]), 2).tolist()
     [0, 1, 1, 1]
     """
-    if n_classes == 2:  # one pair: the first class wins where its value is > 0 (not NaN)
-        return (~(ovo_values[:, 0] > 0)).astype(np.intp)
-    # Each pair's vote lands in its class through an indicator matrix: one product for
-    # all pairs (the counts are small whole numbers, exact in float64).
-    pairs = np.array(ovo_pairs(n_classes), dtype=np.intp)
-    winner = np.zeros((2, pairs.shape[0], n_classes))
-    winner[0, np.arange(pairs.shape[0]), pairs[:, 0]] = 1.0
-    winner[1, np.arange(pairs.shape[0]), pairs[:, 1]] = 1.0
-    first = (ovo_values > 0).astype(np.float64)
-    return np.argmax(first @ winner[0] + (1.0 - first) @ winner[1], axis=1)
+    return _libsvm.ovo_vote(ovo_values, n_classes)
 
 
 def ovr_from_ovo(ovo_values: np.ndarray, n_classes: int) -> np.ndarray:

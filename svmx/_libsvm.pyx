@@ -44,9 +44,11 @@ from svmx._engine.predict import MIN_THREADED_VALUES as _MIN_THREADED_VALUES
 from svmx._engine.predict import serves as _engine_serves
 from svmx._engine.support_layout import (
     compressed_structure_problem,
+    csr_is_ready,
     gather_csr_rows,
     gather_csr_rows_dense,
 )
+from svmx._engine.vote import ovo_vote
 from svmx._gram_folds import ClassifierFold, RegressorFold, best_scale
 from svmx._kernel_values import DENSE_ENOUGH, dense_if_dense_enough, kernel_matrix, squared_norms
 from svmx._specs import KERNEL_TYPES
@@ -55,7 +57,7 @@ __all__ = [
     "CacheMemories", "ClassifierFold", "DENSE_ENOUGH", "KERNEL_TYPES", "LayoutCache",
     "MAX_ITER", "MIN_PROB", "NO_MARGIN", "RegressorFold", "SOLVED", "Solution",
     "best_scale", "decision_values", "dense_if_dense_enough", "engine_serves",
-    "kernel_matrix", "lazy_gram", "libsvm_decision_values", "libsvm_ovo_values",
+    "kernel_matrix", "lazy_gram", "libsvm_decision_values", "libsvm_ovo_values", "ovo_vote",
     "pairwise_coupling", "sigmoid_predict", "sigmoid_train", "squared_norms", "train_one"
 ]
 
@@ -118,6 +120,8 @@ SMO_DENSE_ROWS_DENSITY = 0.5
 
 # What is wrong with a CSR/CSC matrix's index arrays, or None (svmx._sparse_structure).
 sparse_structure_problem = compressed_structure_problem
+# Whether a CSR matrix's arrays are sound, in canonical order and finite (one pass).
+csr_input_is_ready = csr_is_ready
 
 
 def smo_trains_dense_rows(X, str solver):

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
+from svmx import _libsvm
 from svmx._estimator import available_if  # re-exported: svmx._classifier imports it from here
 from svmx._input_scan import float_labels_problem
 from svmx._sparse_structure import check_compressed_structure
@@ -215,6 +216,14 @@ using X.reshape(-1, 1) if it has a single feature or X.reshape(1, -1) if it is a
 
 def _validate_sparse(X: Any, *, name: str, n_features: int | None, owner: str) -> Any:
     """CSR with sorted, unique indices and float32/float64 values; CSC and COO converted once."""
+    n_rows, n_columns = X.shape
+    if (X.format == "csr" and n_rows > 0 and n_columns > 0
+            and _libsvm.csr_input_is_ready(X.indptr, X.indices, X.data, n_rows, n_columns)):
+        # Sound, canonical and finite, checked in one pass: the steps below would
+        # return X as it is.
+        if n_features is not None:
+            check_n_features(X, n_features, name=name, owner=owner)
+        return X
     if X.dtype.kind == "c":
         raise ValueError(f"Complex data not supported: {name} must be real-valued")
     if X.format in ("csr", "csc"):

@@ -91,14 +91,15 @@ def test_the_cap_sets_the_active_level(level, tmp_path):
 @pytest.mark.parametrize("level", CAPPED)
 def test_the_engine_prediction_tests_pass_on_every_path(level, tmp_path):
     """The numpy-reference tests (1e-10) of the prediction engine, with its kept layouts,
-    and the Q matrices' tests (SMO's kernel columns of narrow dense rows, SVR's signed
-    gathers to the bit), on a capped path."""
+    the Q matrices' tests (SMO's kernel columns of narrow dense rows, SVR's signed
+    gathers to the bit) and the sparse input's one-pass check, on a capped path."""
     narrow = TESTS / "_engine" / "test_engine_qmatrix.py"
     code = (
         "import sys, pytest; sys.exit(pytest.main(["
         f"{str(TESTS / '_engine' / 'test_engine_predict.py')!r}, "
         f"{str(TESTS / '_engine' / 'test_engine_block_products.py')!r}, "
         f"{str(TESTS / '_engine' / 'test_engine_layout_cache.py')!r}, "
+        f"{str(TESTS / '_engine' / 'test_engine_csr_ready.py')!r}, "
         f"{str(narrow)!r}, "
         f"'-c', {str(PROJECT / 'pyproject.toml')!r}, '--rootdir', {str(PROJECT)!r}, "
         "'-q', '-p', 'no:cacheprovider', '-x']))"
@@ -231,7 +232,8 @@ os.environ["SVMX_ISA"] = sys.argv[1]  # too late: svmx read it at import
 svmx.SVC(gamma=0.5).fit(np.array([[0.0], [1.0]]), [0, 1]).predict([[0.2]])
 names = ["svmx._config", "svmx._libsvm", "svmx._kernel_values"] + [
     "svmx._engine." + name for name in ("block_solver", "gram_rows", "kernel", "kernel_map",
-                                       "libsvm_values", "predict", "qmatrix", "rows", "solver")]
+                                       "libsvm_values", "predict", "qmatrix", "rows", "solver",
+                                       "support_layout")]
 levels = {name: importlib.import_module(name)._ISA_LEVEL for name in names}
 print(json.dumps({"levels": levels, "before": before, "after": svmx._config.isa_info()}))
 """

@@ -145,8 +145,11 @@ cdef extern from *:
        svmx_exp_double's steps run on U vectors of W values side by side, with only the
        clamp at -708 (a max); the Horner steps of the U vectors interleave, so the FMA
        units are not left waiting on one chain (heart_scale's rows of 132 values: 1.8 ->
-       1.2 ns a value with AVX2, as svmx_exp_double computes them, bit for bit). The
-       last values (fewer than W), and every value for gamma < 0, go one at a time. */
+       1.2 ns a value with AVX2, as svmx_exp_double computes them, bit for bit). AVX2
+       takes 8 vectors (two FMA units of 4-cycle latency want 8 chains: rows of 393
+       values 1.25 -> 1.05 ns, 12 vectors 1.23); AVX-512 and SSE2 take 4 (SSE2 with 8
+       gained 3%, spilling its 16 registers). The last values (fewer than W), and every
+       value for gamma < 0, go one at a time. */
     #define SVMX_RBF_ROW_DOUBLE(V, W, U) \\
         const V zero = {0.0}; \\
         const V lowest = zero - 708.0, magic = zero + 6755399441055744.0; \\
@@ -159,7 +162,7 @@ cdef extern from *:
     SVMX_MULTIVERSION_WIDTHS(svmx_rbf_row_double,
         (double* row, Py_ssize_t n, double sq_a, const double* sq_b, double gamma),
         (row, n, sq_a, sq_b, gamma),
-        SVMX_RBF_ROW_DOUBLE, 4, 4, 4)
+        SVMX_RBF_ROW_DOUBLE, 4, 8, 4)
     #else
     /* Without GCC's vector types: the same values, one at a time. */
     SVMX_MULTIVERSION_VOID(svmx_rbf_row_double,

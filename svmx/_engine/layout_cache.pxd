@@ -10,5 +10,5 @@ cdef class LayoutCache:
     cdef tuple _source
     cdef tuple _shape
     cdef dict _layouts
-    cdef bytes _n_support
+    cdef tuple _n_support  # (numpy type number, the counts' bytes)
     cdef tuple _output_columns

@@ -25,7 +25,7 @@ thread count. Its dot products sum the row's entries in feature order whatever
 the path, so they differ between paths at most in the sign of a zero.
 """
 
-from cython cimport floating
+from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from cython.parallel cimport prange, threadid
 
 from svmx._engine.dotmath cimport (
@@ -46,9 +46,20 @@ from svmx._engine.kernel_map cimport (
 from svmx._engine.isa cimport isa_level
 from svmx._engine.layout_cache cimport LayoutCache, kept_layout, scatter_is_cheaper
 from svmx._engine.openmp cimport openmp_max_threads
+from svmx._engine.row_gather cimport (
+    RowSource,
+    gather_row,
+    merge_four,
+    sq_norm_of,
+    sq_norms_of_four,
+)
+
+cimport numpy as cnp
 
 import numpy as np
 import scipy.sparse as sp
+
+cnp.import_array()
 
 from svmx._engine.support_layout import (
     csr_arrays,
@@ -100,51 +111,6 @@ cdef struct SupportModel:
     Py_ssize_t tile
     double union_cost               # see UNION_COST_AVX512
     KernelParams params
-
-
-cdef struct RowSource:
-    # Exactly one of the dense or CSR layouts is set (the other pointers are NULL).
-    const double* dense64           # (n_rows, n_features), C order
-    const float* dense32
-    const double* values64          # CSR
-    const float* values32
-    const int* indices
-    const Py_ssize_t* indptr
-    Py_ssize_t n_features
-
-
-cdef Py_ssize_t gather_row(const RowSource* rows, Py_ssize_t i, int* indices,
-                           double* values) noexcept nogil:
-    """Write row i's non-zero entries as (feature, float64 value); return their count."""
-    cdef Py_ssize_t k, count = 0
-    cdef Py_ssize_t n_features = rows.n_features
-    cdef double value
-    if rows.indptr != NULL:
-        for k in range(rows.indptr[i], rows.indptr[i + 1]):
-            value = rows.values64[k] if rows.values64 != NULL else rows.values32[k]
-            if value != 0.0:
-                indices[count] = rows.indices[k]
-                values[count] = value
-                count += 1
-    elif rows.dense64 != NULL:
-        count = gather_dense_row(rows.dense64 + i * n_features, n_features, indices, values)
-    else:
-        count = gather_dense_row(rows.dense32 + i * n_features, n_features, indices, values)
-    return count
-
-
-cdef inline Py_ssize_t gather_dense_row(const floating* row, Py_ssize_t n_features,
-                                        int* indices, double* values) noexcept nogil:
-    """gather_row for one dense row of float32 or float64 values."""
-    cdef Py_ssize_t j, count = 0
-    cdef double value
-    for j in range(n_features):
-        value = row[j]
-        if value != 0.0:
-            indices[count] = <int> j
-            values[count] = value
-            count += 1
-    return count
 
 
 cdef void accumulate(const SupportModel* model, Py_ssize_t start, Py_ssize_t n,
@@ -199,34 +165,6 @@ cdef struct Scratch:
     double* sums                    # (4, n_coef_rows)
 
 
-cdef Py_ssize_t merge_four(const int* indices, const double* values,
-                           const Py_ssize_t* row_starts, int* union_indices,
-                           double* union_values) noexcept nogil:
-    """Lay four rows (sorted entries) over the union of their features; return its size."""
-    cdef Py_ssize_t position[4]
-    cdef Py_ssize_t size = 0
-    cdef int r, feature, next_feature
-    for r in range(4):
-        position[r] = row_starts[r]
-    while True:
-        feature = -1
-        for r in range(4):
-            if position[r] < row_starts[r + 1]:
-                next_feature = indices[position[r]]
-                if feature < 0 or next_feature < feature:
-                    feature = next_feature
-        if feature < 0:
-            return size
-        union_indices[size] = feature
-        for r in range(4):
-            if position[r] < row_starts[r + 1] and indices[position[r]] == feature:
-                union_values[4 * size + r] = values[position[r]]
-                position[r] += 1
-            else:
-                union_values[4 * size + r] = 0.0
-        size += 1
-
-
 cdef void finish_row(const SupportModel* model, Py_ssize_t start, Py_ssize_t n,
                      double* kernel_values, double sq_norm, double* out_row,
                      double* sums) noexcept nogil:
@@ -252,15 +190,10 @@ cdef void predict_chunk(const SupportModel* model, const RowSource* rows,
     cdef Py_ssize_t* row_starts = scratch.row_starts
     cdef Py_ssize_t* block_starts = scratch.block_starts
     cdef double* out_rows[4]
-    cdef double sq_norm
     for r in range(n_rows):
         row_starts[r] = stored
         stored += gather_row(rows, first_row + r, scratch.indices + stored,
                              scratch.values + stored)
-        sq_norm = 0.0
-        for k in range(row_starts[r], stored):
-            sq_norm += scratch.values[k] * scratch.values[k]
-        scratch.row_sq_norms[r] = sq_norm
         for p in range(n_outputs):
             out[(first_row + r) * n_outputs + p] = 0.0
     row_starts[n_rows] = stored
@@ -271,8 +204,13 @@ cdef void predict_chunk(const SupportModel* model, const RowSource* rows,
                                  scratch.indices + k, scratch.values + k,
                                  row_starts[r + 1] - k, model.n_support, scratch.kernel_values)
             finish_row(model, 0, model.n_support, scratch.kernel_values,
-                       scratch.row_sq_norms[r], out + (first_row + r) * n_outputs, scratch.sums)
+                       sq_norm_of(scratch.values + k, row_starts[r + 1] - k),
+                       out + (first_row + r) * n_outputs, scratch.sums)
         return
+    # The squared norms of merged rows come from their union (four chains at once).
+    for r in range(4 * n_blocks, n_rows):
+        scratch.row_sq_norms[r] = sq_norm_of(scratch.values + row_starts[r],
+                                             row_starts[r + 1] - row_starts[r])
     for b in range(n_blocks):
         block_starts[b] = merged
         size = merge_four(scratch.indices, scratch.values, row_starts + 4 * b,
@@ -280,7 +218,13 @@ cdef void predict_chunk(const SupportModel* model, const RowSource* rows,
         # A union entry costs about model.union_cost row entries (see
         # UNION_COST_AVX512); an empty union sends the block's rows one at a time.
         if model.union_cost * size < row_starts[4 * b + 4] - row_starts[4 * b]:
+            sq_norms_of_four(scratch.union_values + 4 * merged, size,
+                             scratch.row_sq_norms + 4 * b)
             merged += size
+        else:
+            for r in range(4 * b, 4 * b + 4):
+                scratch.row_sq_norms[r] = sq_norm_of(scratch.values + row_starts[r],
+                                                     row_starts[r + 1] - row_starts[r])
     block_starts[n_blocks] = merged
     start = 0
     while start < model.n_support:
@@ -337,24 +281,34 @@ cdef Scratch carve_scratch(int* ints, double* floats, Py_ssize_t* indices,
     return scratch
 
 
+cdef struct ScratchBlock:
+    # Every thread's scratch in one allocation: thread t's parts start at t * width.
+    double* floats
+    Py_ssize_t* indices
+    int* ints
+    Py_ssize_t float_width
+    Py_ssize_t index_width
+    Py_ssize_t int_width
+
+
 cdef void predict_rows(const SupportModel* model, const RowSource* rows,
                        Py_ssize_t n_rows, Py_ssize_t chunk_rows, Py_ssize_t capacity,
-                       double[:, ::1] out, int[:, ::1] int_scratch,
-                       double[:, ::1] float_scratch, Py_ssize_t[:, ::1] index_scratch,
+                       double* out, Py_ssize_t n_outputs, ScratchBlock block,
                        int n_threads) noexcept nogil:
     """Fill out (n_rows, n_outputs), chunks of rows shared among n_threads threads.
 
-    Each thread works in its own row of the scratch arrays, chosen by its OpenMP id.
+    Each thread works in its own part of the scratch block, chosen by its OpenMP id.
     """
     cdef Py_ssize_t chunk, n_chunks = (n_rows + chunk_rows - 1) // chunk_rows
     cdef int thread
     for chunk in prange(n_chunks, schedule="dynamic", num_threads=n_threads):
         thread = threadid()
         predict_chunk(model, rows, chunk * chunk_rows, min(n_rows, (chunk + 1) * chunk_rows),
-                      &out[0, 0], out.shape[1],
-                      carve_scratch(&int_scratch[thread, 0], &float_scratch[thread, 0],
-                                    &index_scratch[thread, 0], capacity, chunk_rows,
-                                    model.tile))
+                      out, n_outputs,
+                      carve_scratch(block.ints + thread * block.int_width,
+                                    block.floats + thread * block.float_width,
+                                    block.indices + thread * block.index_width,
+                                    capacity, chunk_rows, model.tile))
 
 
 def serves(support_vectors):
@@ -370,18 +324,22 @@ def serves(support_vectors):
         support_vectors.shape[0] * support_vectors.shape[1] <= MAX_TRANSPOSED_ENTRIES
 
 
+cdef inline const void* data_of(cnp.ndarray array, int type_num) except NULL:
+    """The storage of an array this module made or normalised (C-contiguous, of the
+    given type): read straight from the array, where a typed memoryview per array took
+    about 0.3 us (a dozen of them per call)."""
+    if cnp.PyArray_TYPE(array) != type_num or not cnp.PyArray_IS_C_CONTIGUOUS(array):
+        raise ValueError(f"expected a C-contiguous array of numpy type {type_num}")
+    return cnp.PyArray_DATA(array)
+
+
 cdef tuple set_rows(RowSource* rows, X, Py_ssize_t chunk_rows, Py_ssize_t* capacity):
     """Point `rows` at X's storage; set the most entries a chunk of rows can have.
 
     Returns the arrays the pointers refer to, to be kept alive.
     """
-    cdef const double[:, ::1] dense64
-    cdef const float[:, ::1] dense32
-    cdef const double[::1] values64
-    cdef const float[::1] values32
-    cdef const int[::1] indices
-    cdef const Py_ssize_t[::1] indptr
     cdef Py_ssize_t chunk, n_rows = X.shape[0], n_features = X.shape[1]
+    cdef const Py_ssize_t* pointers
     rows.dense64 = rows.dense32 = NULL
     rows.values64 = rows.values32 = NULL
     rows.indices = NULL
@@ -390,29 +348,35 @@ cdef tuple set_rows(RowSource* rows, X, Py_ssize_t chunk_rows, Py_ssize_t* capac
     if not sp.issparse(X):
         capacity[0] = chunk_rows * n_features
         if X.dtype == np.float32:  # converted row by row, never as a whole
-            dense32 = np.ascontiguousarray(X)
-            rows.dense32 = &dense32[0, 0] if n_features > 0 else NULL
-            return (dense32,)
-        dense64 = np.ascontiguousarray(X, dtype=np.float64)
-        rows.dense64 = &dense64[0, 0] if n_features > 0 else NULL
-        return (dense64,)
+            dense = np.ascontiguousarray(X)
+            rows.dense32 = <const float*> data_of(dense, cnp.NPY_FLOAT32)
+        else:
+            dense = np.ascontiguousarray(X, dtype=np.float64)
+            rows.dense64 = <const double*> data_of(dense, cnp.NPY_FLOAT64)
+        if n_features == 0:
+            rows.dense32 = rows.dense64 = NULL
+        return (dense,)
     # Rows are merged four at a time by feature, and their squared norms summed entry
     # by entry: their indices must ascend without repeats.
     data, index_array, indptr_array = csr_arrays(X)
-    indices, indptr = index_array, indptr_array
-    rows.indices = &indices[0] if indices.shape[0] else NULL
-    rows.indptr = &indptr[0]
-    if data.dtype == np.float32:
-        values32 = data
-        rows.values32 = &values32[0] if indices.shape[0] else NULL
+    if data.dtype != np.float32:
+        data = np.ascontiguousarray(data, dtype=np.float64)
     else:
-        data = np.asarray(data, dtype=np.float64)
-        values64 = data
-        rows.values64 = &values64[0] if indices.shape[0] else NULL
+        data = np.ascontiguousarray(data)
+    index_array = np.ascontiguousarray(index_array)
+    indptr_array = np.ascontiguousarray(indptr_array)
+    pointers = <const Py_ssize_t*> data_of(indptr_array, cnp.NPY_INTP)
+    rows.indptr = pointers
+    if index_array.shape[0]:
+        rows.indices = <const int*> data_of(index_array, cnp.NPY_INT32)
+        if data.dtype == np.float32:
+            rows.values32 = <const float*> data_of(data, cnp.NPY_FLOAT32)
+        else:
+            rows.values64 = <const double*> data_of(data, cnp.NPY_FLOAT64)
     capacity[0] = 0
     for chunk in range((n_rows + chunk_rows - 1) // chunk_rows):
-        capacity[0] = max(capacity[0], indptr[min(n_rows, (chunk + 1) * chunk_rows)]
-                          - indptr[chunk * chunk_rows])
+        capacity[0] = max(capacity[0], pointers[min(n_rows, (chunk + 1) * chunk_rows)]
+                          - pointers[chunk * chunk_rows])
     return data, index_array, indptr_array
 
 
@@ -421,11 +385,6 @@ cdef tuple set_support(SupportModel* model, support_vectors, X, int n_threads, s
     """Lay the support vectors out for X's rows; returns the arrays to keep alive.
 
     ``layouts`` (a `LayoutCache`'s, or None) keeps the layouts between calls."""
-    cdef const double[:, ::1] transposed
-    cdef const double[::1] sq_norms
-    cdef const Py_ssize_t[::1] column_starts
-    cdef const int[::1] column_rows
-    cdef const double[::1] column_values
     cdef Py_ssize_t n_features = support_vectors.shape[1]
     model.transposed = NULL
     model.column_starts = NULL
@@ -439,17 +398,19 @@ cdef tuple set_support(SupportModel* model, support_vectors, X, int n_threads, s
     ):
         parts = kept_layout(layouts, "columns", support_vector_columns, (support_vectors,))
         column_starts, column_rows, column_values, sq_norms = parts
-        model.column_starts = &column_starts[0]
-        model.column_rows = &column_rows[0] if column_rows.shape[0] else NULL
-        model.column_values = &column_values[0] if column_rows.shape[0] else NULL
-        model.sq_norms = &sq_norms[0]
+        model.column_starts = <const Py_ssize_t*> data_of(column_starts, cnp.NPY_INTP)
+        if column_rows.shape[0]:
+            model.column_rows = <const int*> data_of(column_rows, cnp.NPY_INT32)
+            model.column_values = <const double*> data_of(column_values, cnp.NPY_FLOAT64)
+        model.sq_norms = <const double*> data_of(sq_norms, cnp.NPY_FLOAT64)
         model.tile = model.n_support
         return parts
     parts = kept_layout(layouts, "transposed", transposed_support_vectors,
                         (support_vectors, n_threads))
     transposed, sq_norms = parts
-    model.transposed = &transposed[0, 0] if n_features > 0 else NULL
-    model.sq_norms = &sq_norms[0]
+    if n_features > 0:
+        model.transposed = <const double*> data_of(transposed, cnp.NPY_FLOAT64)
+    model.sq_norms = <const double*> data_of(sq_norms, cnp.NPY_FLOAT64)
     model.tile = min(MAX_TILE, max(MIN_TILE, TILE_BYTES // (8 * max(n_features, 1)) // 32 * 32))
     return parts
 
@@ -494,15 +455,13 @@ def decision_values(X, support_vectors, dual_coef, n_support, *, int kernel_type
     """
     cdef SupportModel model
     cdef RowSource rows
-    cdef const double[:, ::1] coef
-    cdef const Py_ssize_t[::1] group_starts
-    cdef const Py_ssize_t[:, ::1] columns
-    cdef double[:, ::1] out
-    cdef int[:, ::1] int_scratch
-    cdef double[:, ::1] float_scratch
-    cdef Py_ssize_t[:, ::1] index_scratch
+    cdef const Py_ssize_t* starts
+    cdef cnp.ndarray out
+    cdef ScratchBlock block
+    cdef void* memory
     cdef Py_ssize_t n_rows = X.shape[0], n_features = X.shape[1]
     cdef Py_ssize_t n_support_vectors = support_vectors.shape[0], capacity, chunk_rows
+    cdef Py_ssize_t n_outputs
     if kernel_type not in (LINEAR, POLY, RBF, SIGMOID):
         raise ValueError(
             f"kernel_type must be 0, 1, 2 or 3 (a built-in kernel); got {kernel_type}"
@@ -523,20 +482,20 @@ def decision_values(X, support_vectors, dual_coef, n_support, *, int kernel_type
         layouts = cache.layouts_for(support_vectors)
     model.n_groups = group_starts.shape[0] - 1
     model.n_coef_rows = columns.shape[1]
+    starts = <const Py_ssize_t*> data_of(group_starts, cnp.NPY_INTP)
     if coef_array.shape != (model.n_coef_rows, n_support_vectors) \
-            or group_starts[model.n_groups] != n_support_vectors:
+            or starts[model.n_groups] != n_support_vectors:
         raise ValueError(
             f"dual_coef of shape {coef_array.shape} and n_support {list(n_support)} do not "
             f"fit {n_support_vectors} support vectors in {model.n_groups} group(s)"
         )
     n_outputs = 1 if model.n_groups == 1 else model.n_groups * (model.n_groups - 1) // 2
-    out = np.zeros((n_rows, n_outputs), dtype=np.float64)
     if n_rows == 0 or n_support_vectors == 0:
-        return np.asarray(out)
-    coef = coef_array
-    model.coef = &coef[0, 0]
-    model.group_starts = &group_starts[0]
-    model.columns = &columns[0, 0]
+        return np.zeros((n_rows, n_outputs), dtype=np.float64)
+    out = np.empty((n_rows, n_outputs), dtype=np.float64)  # each chunk zeroes its rows
+    model.coef = <const double*> data_of(coef_array, cnp.NPY_FLOAT64)
+    model.group_starts = starts
+    model.columns = <const Py_ssize_t*> data_of(columns, cnp.NPY_INTP)
     model.params.kernel_type = kernel_type
     model.union_cost = UNION_COST_AVX512 if isa_level() >= 4 else UNION_COST_NARROW
     model.params.degree = degree
@@ -553,17 +512,27 @@ def decision_values(X, support_vectors, dual_coef, n_support, *, int kernel_type
     _row_arrays = set_rows(&rows, X, chunk_rows, &capacity)
     n_chunks = (n_rows + chunk_rows - 1) // chunk_rows
     n_threads = min(n_threads, n_chunks)
-    # Per-thread scratch (see Scratch), allocated here: nothing is allocated without the GIL.
+    # Per-thread scratch (see Scratch), allocated here: nothing is allocated without the
+    # GIL. One block, not three arrays (a call on a few rows is mostly fixed costs).
     capacity = max(capacity, 1)
-    int_scratch = np.empty((n_threads, 2 * capacity), dtype=np.intc)
-    float_scratch = np.empty(
-        (n_threads, 5 * capacity + chunk_rows + 4 * model.tile + 4 * model.n_coef_rows)
-    )
-    index_scratch = np.empty((n_threads, chunk_rows + 1 + chunk_rows // 4 + 1), dtype=np.intp)
-    with nogil:
-        predict_rows(&model, &rows, n_rows, chunk_rows, capacity, out, int_scratch,
-                     float_scratch, index_scratch, n_threads)
-    return np.asarray(out)
+    block.float_width = 5 * capacity + chunk_rows + 4 * model.tile + 4 * model.n_coef_rows
+    block.index_width = chunk_rows + 1 + chunk_rows // 4 + 1
+    block.int_width = 2 * capacity
+    memory = PyMem_Malloc(n_threads * (block.float_width * sizeof(double)
+                                       + block.index_width * sizeof(Py_ssize_t)
+                                       + block.int_width * sizeof(int)))
+    if memory == NULL:
+        raise MemoryError("no room for the prediction's scratch space")
+    block.floats = <double*> memory
+    block.indices = <Py_ssize_t*> (block.floats + n_threads * block.float_width)
+    block.ints = <int*> (block.indices + n_threads * block.index_width)
+    try:
+        with nogil:
+            predict_rows(&model, &rows, n_rows, chunk_rows, capacity,
+                         <double*> cnp.PyArray_DATA(out), n_outputs, block, n_threads)
+    finally:
+        PyMem_Free(memory)
+    return out
 
 
 # This module's vectorised loops run at the instruction-set level fixed here, at

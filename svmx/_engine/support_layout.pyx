@@ -10,6 +10,7 @@ same norms. Also where each class group's coefficient rows add their share.
 from cython.parallel cimport prange
 from libc.string cimport memcpy
 
+from svmx._engine.isa cimport isa_level
 from svmx._engine.openmp cimport openmp_max_threads
 
 import numpy as np
@@ -317,6 +318,171 @@ cdef int _structure_kind(const index_t[::1] ptr, const index_t[::1] idx, Py_ssiz
     return 0
 
 
+ctypedef fused value_t:
+    float
+    double
+
+
+cdef extern from *:
+    """
+    #include <stdint.h>
+    #include <string.h>
+    /* Whether no value is infinite or NaN: those have every exponent bit set, so adding
+       one to the exponent field alone carries into the sign bit. Integer operations
+       the compiler vectorises (a loop of isfinite calls stays scalar). */
+    SVMX_MULTIVERSION(int, svmx_doubles_finite, (const double* values, Py_ssize_t n),
+                      (values, n),
+        const uint64_t exponent = 0x7ff0000000000000ULL, one = 0x0010000000000000ULL;
+        uint64_t carried = 0, bits;
+        Py_ssize_t k;
+        for (k = 0; k < n; k++) {
+            memcpy(&bits, values + k, sizeof bits);
+            carried |= (bits & exponent) + one;
+        }
+        return (carried >> 63) == 0;
+    )
+    SVMX_MULTIVERSION(int, svmx_floats_finite, (const float* values, Py_ssize_t n),
+                      (values, n),
+        const uint32_t exponent = 0x7f800000U, one = 0x00800000U;
+        uint32_t carried = 0, bits;
+        Py_ssize_t k;
+        for (k = 0; k < n; k++) {
+            memcpy(&bits, values + k, sizeof bits);
+            carried |= (bits & exponent) + one;
+        }
+        return (carried >> 31) == 0;
+    )
+    /* Of int32 indices [0, n): how many are not above their predecessor, and the
+       largest as unsigned (a negative index reads as one above 2^31). */
+    SVMX_MULTIVERSION(Py_ssize_t, svmx_int32_descents,
+                      (const int* indices, Py_ssize_t n, uint32_t* largest),
+                      (indices, n, largest),
+        Py_ssize_t k, descents = 0;
+        uint32_t top = 0, value;
+        for (k = 1; k < n; k++) descents += indices[k] <= indices[k - 1];
+        for (k = 0; k < n; k++) {
+            value = (uint32_t)indices[k];
+            top = value > top ? value : top;
+        }
+        *largest = top;
+        return descents;
+    )
+    """
+    bint doubles_finite "svmx_doubles_finite"(const double* values, Py_ssize_t n) noexcept nogil
+    bint floats_finite "svmx_floats_finite"(const float* values, Py_ssize_t n) noexcept nogil
+    Py_ssize_t int32_descents "svmx_int32_descents"(const int* indices, Py_ssize_t n,
+                                                    unsigned int* largest) noexcept nogil
+
+
+cdef inline Py_ssize_t index_descents(const index_t* indices, Py_ssize_t n,
+                                      size_t* largest) noexcept nogil:
+    """How many of indices[1:n] are not above their predecessor; the largest index as
+    unsigned (a negative one wraps above every feature count)."""
+    cdef Py_ssize_t k, descents = 0
+    cdef unsigned int largest32 = 0
+    cdef size_t top = 0
+    if index_t is int:
+        descents = int32_descents(indices, n, &largest32)
+        largest[0] = largest32 if n == 0 or largest32 < 0x80000000u else <size_t> -1
+        return descents
+    for k in range(1, n):
+        descents += indices[k] <= indices[k - 1]
+    for k in range(n):
+        top = max(top, <size_t> indices[k])
+    largest[0] = top
+    return descents
+
+
+cdef inline bint values_finite(const value_t* values, Py_ssize_t n) noexcept nogil:
+    if value_t is double:
+        return doubles_finite(values, n)
+    return floats_finite(values, n)
+
+
+cdef bint _csr_ready(const index_t[::1] ptr, const index_t[::1] idx, const value_t[::1] data,
+                     Py_ssize_t n_rows, Py_ssize_t n_features) noexcept nogil:
+    """`csr_is_ready`'s checks, in loops the compiler vectorises (no early exits)."""
+    cdef Py_ssize_t i, k, end = ptr[n_rows], descents, row_starts_descending = 0
+    cdef size_t largest = 0
+    cdef const index_t* indices = &idx[0] if idx.shape[0] else NULL
+    if ptr[0] != 0 or end > idx.shape[0] or end > data.shape[0]:
+        return False
+    for i in range(n_rows):
+        if ptr[i + 1] < ptr[i]:
+            return False
+    # Every entry after the first is either the first of a (non-empty) row or follows an
+    # entry of its row: the rows ascend when the only entries not above their
+    # predecessor are first entries.
+    descents = index_descents(indices, end, &largest)
+    for i in range(n_rows):
+        k = ptr[i]
+        if 0 < k < ptr[i + 1] and indices[k] <= indices[k - 1]:
+            row_starts_descending += 1
+    if descents != row_starts_descending or (end > 0 and largest >= <size_t> n_features):
+        return False
+    return values_finite(&data[0] if data.shape[0] else NULL, data.shape[0])
+
+
+def csr_is_ready(indptr, indices, data, Py_ssize_t n_rows, Py_ssize_t n_features):
+    """Whether a CSR matrix's arrays can go to the engine as they are: int32 or int64
+    index arrays of one type, float32 or float64 values, pointers from 0, nondecreasing
+    and within the stored entries, each row's indices ascending without repeats and in
+    [0, n_features), and every stored value finite.
+
+    In C, in loops the compiler vectorises: a prediction's input check (the structure,
+    the canonical order and the finite values were three passes, 7 us of a 270-row
+    prediction). False
+    says only that the slower checks must find what is wrong, or repair the order.
+
+    Examples
+    --------
+    >>> csr_is_ready(np.array([0, 1, 2], np.int32), np.array([1, 0], np.int32),
+    ...              np.array([1.0, 2.0]), 2, 2)
+    True
+    >>> csr_is_ready(np.array([0, 2], np.int32), np.array([1, 0], np.int32),
+    ...              np.array([1.0, 2.0]), 1, 2)
+    False
+    """
+    if (type(indptr) is not np.ndarray or type(indices) is not np.ndarray
+            or type(data) is not np.ndarray or indptr.dtype != indices.dtype
+            or indptr.shape[0] != n_rows + 1 or indptr.ndim != 1 or indices.ndim != 1
+            or data.ndim != 1 or not (indptr.flags.c_contiguous and indices.flags.c_contiguous
+                                      and data.flags.c_contiguous)):
+        return False
+    cdef bint ready
+    cdef const int[::1] ptr32, idx32
+    cdef const long long[::1] ptr64, idx64
+    cdef const double[::1] values64
+    cdef const float[::1] values32
+    if indptr.dtype == np.intc:
+        ptr32, idx32 = indptr, indices
+        if data.dtype == np.float64:
+            values64 = data
+            with nogil:
+                ready = _csr_ready(ptr32, idx32, values64, n_rows, n_features)
+        elif data.dtype == np.float32:
+            values32 = data
+            with nogil:
+                ready = _csr_ready(ptr32, idx32, values32, n_rows, n_features)
+        else:
+            return False
+    elif indptr.dtype == np.longlong:
+        ptr64, idx64 = indptr, indices
+        if data.dtype == np.float64:
+            values64 = data
+            with nogil:
+                ready = _csr_ready(ptr64, idx64, values64, n_rows, n_features)
+        elif data.dtype == np.float32:
+            values32 = data
+            with nogil:
+                ready = _csr_ready(ptr64, idx64, values32, n_rows, n_features)
+        else:
+            return False
+    else:
+        return False
+    return ready
+
+
 def _as_index_array(values):
     array = np.ascontiguousarray(values)
     if array.dtype == np.intc or array.dtype == np.longlong:
@@ -362,3 +528,9 @@ def compressed_structure_problem(indptr, indices, Py_ssize_t n_major, Py_ssize_t
     if kind == 2:
         return f"index {bad} is outside [0, {n_minor})"
     return None
+
+
+# This module's vectorised loops run at the instruction-set level fixed here, at
+# import, when every module of svmx reads SVMX_ISA (isa.pxd): later changes to the
+# variable change nothing, so all of svmx runs at the level show_config() reports.
+_ISA_LEVEL = isa_level()
