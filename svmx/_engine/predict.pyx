@@ -324,12 +324,17 @@ def serves(support_vectors):
         support_vectors.shape[0] * support_vectors.shape[1] <= MAX_TRANSPOSED_ENTRIES
 
 
-cdef inline const void* data_of(cnp.ndarray array, int type_num) except NULL:
+cdef inline const void* data_of(cnp.ndarray array, int type_num, int ndim) except NULL:
     """The storage of an array this module made or normalised (C-contiguous, of the
-    given type): read straight from the array, where a typed memoryview per array took
-    about 0.3 us (a dozen of them per call)."""
-    if cnp.PyArray_TYPE(array) != type_num or not cnp.PyArray_IS_C_CONTIGUOUS(array):
-        raise ValueError(f"expected a C-contiguous array of numpy type {type_num}")
+    given type and number of dimensions): read straight from the array, where a typed
+    memoryview per array took about 0.3 us (a dozen of them per call)."""
+    # Equivalent types pass (a 64-bit int array may be numpy's long or long long).
+    if (not cnp.PyArray_EquivTypenums(cnp.PyArray_TYPE(array), type_num)
+            or cnp.PyArray_NDIM(array) != ndim or not cnp.PyArray_IS_C_CONTIGUOUS(array)):
+        raise ValueError(
+            f"expected a C-contiguous {ndim}-d array of numpy type {type_num}; got "
+            f"{array.dtype} of shape {np.shape(array)}"
+        )
     return cnp.PyArray_DATA(array)
 
 
@@ -349,10 +354,10 @@ cdef tuple set_rows(RowSource* rows, X, Py_ssize_t chunk_rows, Py_ssize_t* capac
         capacity[0] = chunk_rows * n_features
         if X.dtype == np.float32:  # converted row by row, never as a whole
             dense = np.ascontiguousarray(X)
-            rows.dense32 = <const float*> data_of(dense, cnp.NPY_FLOAT32)
+            rows.dense32 = <const float*> data_of(dense, cnp.NPY_FLOAT32, 2)
         else:
             dense = np.ascontiguousarray(X, dtype=np.float64)
-            rows.dense64 = <const double*> data_of(dense, cnp.NPY_FLOAT64)
+            rows.dense64 = <const double*> data_of(dense, cnp.NPY_FLOAT64, 2)
         if n_features == 0:
             rows.dense32 = rows.dense64 = NULL
         return (dense,)
@@ -365,14 +370,14 @@ cdef tuple set_rows(RowSource* rows, X, Py_ssize_t chunk_rows, Py_ssize_t* capac
         data = np.ascontiguousarray(data)
     index_array = np.ascontiguousarray(index_array)
     indptr_array = np.ascontiguousarray(indptr_array)
-    pointers = <const Py_ssize_t*> data_of(indptr_array, cnp.NPY_INTP)
+    pointers = <const Py_ssize_t*> data_of(indptr_array, cnp.NPY_INTP, 1)
     rows.indptr = pointers
     if index_array.shape[0]:
-        rows.indices = <const int*> data_of(index_array, cnp.NPY_INT32)
+        rows.indices = <const int*> data_of(index_array, cnp.NPY_INT32, 1)
         if data.dtype == np.float32:
-            rows.values32 = <const float*> data_of(data, cnp.NPY_FLOAT32)
+            rows.values32 = <const float*> data_of(data, cnp.NPY_FLOAT32, 1)
         else:
-            rows.values64 = <const double*> data_of(data, cnp.NPY_FLOAT64)
+            rows.values64 = <const double*> data_of(data, cnp.NPY_FLOAT64, 1)
     capacity[0] = 0
     for chunk in range((n_rows + chunk_rows - 1) // chunk_rows):
         capacity[0] = max(capacity[0], pointers[min(n_rows, (chunk + 1) * chunk_rows)]
@@ -398,19 +403,19 @@ cdef tuple set_support(SupportModel* model, support_vectors, X, int n_threads, s
     ):
         parts = kept_layout(layouts, "columns", support_vector_columns, (support_vectors,))
         column_starts, column_rows, column_values, sq_norms = parts
-        model.column_starts = <const Py_ssize_t*> data_of(column_starts, cnp.NPY_INTP)
+        model.column_starts = <const Py_ssize_t*> data_of(column_starts, cnp.NPY_INTP, 1)
         if column_rows.shape[0]:
-            model.column_rows = <const int*> data_of(column_rows, cnp.NPY_INT32)
-            model.column_values = <const double*> data_of(column_values, cnp.NPY_FLOAT64)
-        model.sq_norms = <const double*> data_of(sq_norms, cnp.NPY_FLOAT64)
+            model.column_rows = <const int*> data_of(column_rows, cnp.NPY_INT32, 1)
+            model.column_values = <const double*> data_of(column_values, cnp.NPY_FLOAT64, 1)
+        model.sq_norms = <const double*> data_of(sq_norms, cnp.NPY_FLOAT64, 1)
         model.tile = model.n_support
         return parts
     parts = kept_layout(layouts, "transposed", transposed_support_vectors,
                         (support_vectors, n_threads))
     transposed, sq_norms = parts
     if n_features > 0:
-        model.transposed = <const double*> data_of(transposed, cnp.NPY_FLOAT64)
-    model.sq_norms = <const double*> data_of(sq_norms, cnp.NPY_FLOAT64)
+        model.transposed = <const double*> data_of(transposed, cnp.NPY_FLOAT64, 2)
+    model.sq_norms = <const double*> data_of(sq_norms, cnp.NPY_FLOAT64, 1)
     model.tile = min(MAX_TILE, max(MIN_TILE, TILE_BYTES // (8 * max(n_features, 1)) // 32 * 32))
     return parts
 
@@ -459,13 +464,16 @@ def decision_values(X, support_vectors, dual_coef, n_support, *, int kernel_type
     cdef cnp.ndarray out
     cdef ScratchBlock block
     cdef void* memory
-    cdef Py_ssize_t n_rows = X.shape[0], n_features = X.shape[1]
+    cdef Py_ssize_t n_rows, n_features
     cdef Py_ssize_t n_support_vectors = support_vectors.shape[0], capacity, chunk_rows
     cdef Py_ssize_t n_outputs
     if kernel_type not in (LINEAR, POLY, RBF, SIGMOID):
         raise ValueError(
             f"kernel_type must be 0, 1, 2 or 3 (a built-in kernel); got {kernel_type}"
         )
+    if X.ndim != 2:
+        raise ValueError(f"X must be 2-d (n_samples, n_features); got shape {np.shape(X)}")
+    n_rows, n_features = X.shape[0], X.shape[1]
     if layout not in ("auto", "transposed", "columns"):
         raise ValueError(f"layout must be 'auto', 'transposed' or 'columns'; got {layout!r}")
     if support_vectors.shape[1] != n_features:
@@ -482,7 +490,7 @@ def decision_values(X, support_vectors, dual_coef, n_support, *, int kernel_type
         layouts = cache.layouts_for(support_vectors)
     model.n_groups = group_starts.shape[0] - 1
     model.n_coef_rows = columns.shape[1]
-    starts = <const Py_ssize_t*> data_of(group_starts, cnp.NPY_INTP)
+    starts = <const Py_ssize_t*> data_of(group_starts, cnp.NPY_INTP, 1)
     if coef_array.shape != (model.n_coef_rows, n_support_vectors) \
             or starts[model.n_groups] != n_support_vectors:
         raise ValueError(
@@ -493,9 +501,9 @@ def decision_values(X, support_vectors, dual_coef, n_support, *, int kernel_type
     if n_rows == 0 or n_support_vectors == 0:
         return np.zeros((n_rows, n_outputs), dtype=np.float64)
     out = np.empty((n_rows, n_outputs), dtype=np.float64)  # each chunk zeroes its rows
-    model.coef = <const double*> data_of(coef_array, cnp.NPY_FLOAT64)
+    model.coef = <const double*> data_of(coef_array, cnp.NPY_FLOAT64, 2)
     model.group_starts = starts
-    model.columns = <const Py_ssize_t*> data_of(columns, cnp.NPY_INTP)
+    model.columns = <const Py_ssize_t*> data_of(columns, cnp.NPY_INTP, 2)
     model.params.kernel_type = kernel_type
     model.union_cost = UNION_COST_AVX512 if isa_level() >= 4 else UNION_COST_NARROW
     model.params.degree = degree

@@ -418,3 +418,11 @@ def test_agrees_with_sklearn_on_pendigits(kernel, kind):
     ours._intercept_ = theirs.intercept_
     assert_close(ours.decision_function(X_test), theirs.decision_function(X_test))
     assert_array_equal(ours.predict(X_test), theirs.predict(X_test))
+
+
+@pytest.mark.parametrize("shape", [(2,), (1, 2, 1), (1, 2, 0)])
+def test_rows_that_are_not_a_matrix_are_refused(shape):
+    vectors = np.array([[0.0, 1.0], [1.0, 0.0]])
+    with pytest.raises(ValueError, match=r"X must be 2-d \(n_samples, n_features\)"):
+        predict.decision_values(np.zeros(shape), vectors, np.array([[1.0, -1.0]]), [1, 1],
+                                kernel_type=0, degree=3, gamma=1.0, coef0=0.0)
