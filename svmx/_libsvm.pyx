@@ -56,7 +56,8 @@ from svmx._specs import KERNEL_TYPES
 __all__ = [
     "CacheMemories", "ClassifierFold", "DENSE_ENOUGH", "KERNEL_TYPES", "LayoutCache",
     "MAX_ITER", "MIN_PROB", "NO_MARGIN", "RegressorFold", "SOLVED", "Solution",
-    "best_scale", "decision_values", "dense_if_dense_enough", "engine_serves",
+    "best_scale", "compressed_structure_problem", "csr_is_ready", "decision_values",
+    "dense_if_dense_enough", "engine_serves",
     "kernel_matrix", "lazy_gram", "libsvm_decision_values", "libsvm_ovo_values", "ovo_vote",
     "pairwise_coupling", "sigmoid_predict", "sigmoid_train", "squared_norms", "train_one"
 ]
@@ -93,9 +94,12 @@ cdef class Solution:
         SOLVED, MAX_ITER or NO_MARGIN.
     solver : str
         The engine that solved it: 'smo' or 'block'.
+    gradients : (G, G_bar) of ndarrays, or None
+        The final gradient of a C-SVC problem solved by SMO that asked for it
+        (``Problem.keep_gradients``), over its rows in their given order.
     """
 
-    cdef readonly object coef
+    cdef readonly object coef, gradients
     cdef readonly double rho, obj, r, epsilon
     cdef readonly long n_iter, n_kernel_rows
     cdef readonly int status
@@ -116,12 +120,6 @@ cdef class Solution:
 # column, not a gather per entry. Fit time, dense / sparse rows: pendigits 0.58,
 # heart_scale 0.69, housing 0.76, svmguide1 0.85. 'smo' keeps LIBSVM's sparse sums.
 SMO_DENSE_ROWS_DENSITY = 0.5
-
-
-# What is wrong with a CSR/CSC matrix's index arrays, or None (svmx._sparse_structure).
-sparse_structure_problem = compressed_structure_problem
-# Whether a CSR matrix's arrays are sound, in canonical order and finite (one pass).
-csr_input_is_ready = csr_is_ready
 
 
 def smo_trains_dense_rows(X, str solver):
@@ -349,18 +347,30 @@ cdef Solution train_c_svc(X, rows, problem, kernel, solve, str engine):
     cdef Py_ssize_t l = problem.n_rows
     cdef SolutionInfo info
     cdef Gradients seeded  # a seed (a warm start) is near its optimum: SMO shrinks at once
+    cdef double[::1] G, G_bar
+    cdef Solution solution
     seeded.G = seeded.G_bar = NULL
     seeded.given = False
     seeded.near_optimum = problem.initial_alpha is not None and problem.initial_alpha.any()
     y = problem.y
     alpha = problem.starting_alpha()
     p = np.full(l, -1.0)
+    # SMO takes the start's gradients (then builds none) and hands the solution's back.
+    gradients = problem.initial_gradients or (
+        (np.empty(l), np.empty(l)) if problem.keep_gradients and l > 0 else None)
     if engine == "block":
         info = run_block(X, rows, p, y, alpha, problem.C, kernel, solve, 1)
     else:
+        if gradients is not None and l > 0:
+            G, G_bar = gradients = tuple(np.array(g, dtype=np.float64) for g in gradients)
+            seeded.G, seeded.G_bar = &G[0], &G_bar[0]
+            seeded.given = problem.initial_gradients is not None
         Q = SvcQ(make_kernel(X, rows, kernel, solve), y, solve.cache_bytes, solve.memories)
         info = run_smo(Solver(), Q, p, y, alpha, problem.C, solve, &seeded)
-    return solution_of(&info, alpha * np.asarray(y, dtype=np.float64), engine)
+    solution = solution_of(&info, alpha * np.asarray(y, dtype=np.float64), engine)
+    if problem.keep_gradients and engine != "block":
+        solution.gradients = gradients
+    return solution
 
 
 cdef Solution train_nu_svc(X, rows, problem, kernel, solve):

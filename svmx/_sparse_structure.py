@@ -3,7 +3,8 @@
 scipy checks the lengths of a CSR or CSC matrix's arrays, not their values; the engine
 trusts them, so a column index beyond the features (or pointers that decrease or run
 past the stored entries) could write outside its buffers. The check is one pass in C
-(`svmx._libsvm.sparse_structure_problem`).
+(`svmx._libsvm.compressed_structure_problem`; `csr_is_ready` checks a CSR matrix's
+structure, order and values in one pass).
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ def check_compressed_structure(matrix: Any, name: str) -> None:
     ValueError: X is a malformed sparse matrix: index 3 is outside [0, 3) (its index arrays ...
     """
     n_major, n_minor = matrix.shape if matrix.format == "csr" else matrix.shape[::-1]
-    problem = _libsvm.sparse_structure_problem(matrix.indptr, matrix.indices, n_major,
+    problem = _libsvm.compressed_structure_problem(matrix.indptr, matrix.indices, n_major,
                                                n_minor, matrix.data.size)
     if problem is not None:
         raise ValueError(f"{name} is a malformed sparse matrix: {problem} (its index arrays "

@@ -287,6 +287,13 @@ class Problem:
         starts along C; None starts from 0. Only C-SVC and epsilon-SVR take one;
         a seed that breaks the equality constraint (once clipped into the box) is
         dropped.
+    initial_gradients : (G, G_bar) of float64 ndarrays of shape (n_rows,), or None
+        C-SVC only, with `initial_alpha`: its gradient G = Q alpha - 1 and G_bar =
+        sum over the alphas at their bound of C_j Q_:j, so that SMO starts without
+        a kernel column per nonzero alpha (a fold seeded from its pair's solution,
+        `svmx._platt_folds`). Dropped with a dropped seed.
+    keep_gradients : bool
+        C-SVC under SMO: the solution carries its final (G, G_bar) as ``gradients``.
 
     Examples
     --------
@@ -302,6 +309,8 @@ class Problem:
     nu: float = 0.0
     epsilon: float = 0.0
     initial_alpha: np.ndarray | None = None
+    initial_gradients: tuple[np.ndarray, np.ndarray] | None = None
+    keep_gradients: bool = False
 
     def __post_init__(self) -> None:
         if self.formulation not in FORMULATIONS:
@@ -338,6 +347,16 @@ class Problem:
         if not np.isfinite(residual) or residual > 1e-10 * max(1.0, float(alpha.sum())):
             alpha = None
         object.__setattr__(self, "initial_alpha", alpha)
+        gradients = self.initial_gradients
+        if gradients is not None:
+            if alpha is None or copies != 1:
+                gradients = None  # they belong to the seed
+            else:
+                gradients = tuple(np.array(g, dtype=np.float64) for g in gradients)
+                if len(gradients) != 2 or any(g.shape != alpha.shape for g in gradients):
+                    raise ValueError(f"initial_gradients must be two arrays of shape "
+                                     f"{alpha.shape}")
+            object.__setattr__(self, "initial_gradients", gradients)
 
     @property
     def n_rows(self) -> int:
@@ -349,12 +368,23 @@ class Problem:
             return np.zeros(copies * self.n_rows, dtype=np.float64)
         return self.initial_alpha.copy()
 
-    def seeded(self, initial_alpha: np.ndarray | None) -> Problem:
-        """The same problem, started from `initial_alpha` (checked, not the rest)."""
+    def seeded(self, initial_alpha: np.ndarray | None,
+               initial_gradients: tuple[np.ndarray, np.ndarray] | None = None) -> Problem:
+        """The same problem, started from `initial_alpha` (checked, not the rest), with
+        its gradients when given."""
         problem = copy.copy(self)
         object.__setattr__(problem, "initial_alpha", initial_alpha)
+        object.__setattr__(problem, "initial_gradients", initial_gradients)
         if initial_alpha is not None:
             problem._check_initial_alpha()
+        else:
+            object.__setattr__(problem, "initial_gradients", None)
+        return problem
+
+    def keeping_gradients(self) -> Problem:
+        """The same problem, its solution carrying its final gradients (C-SVC, SMO)."""
+        problem = copy.copy(self)
+        object.__setattr__(problem, "keep_gradients", True)
         return problem
 
     def on(self, C: np.ndarray, y: np.ndarray | None = None,

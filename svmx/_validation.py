@@ -218,7 +218,7 @@ def _validate_sparse(X: Any, *, name: str, n_features: int | None, owner: str) -
     """CSR with sorted, unique indices and float32/float64 values; CSC and COO converted once."""
     n_rows, n_columns = X.shape
     if (X.format == "csr" and n_rows > 0 and n_columns > 0
-            and _libsvm.csr_input_is_ready(X.indptr, X.indices, X.data, n_rows, n_columns)):
+            and _libsvm.csr_is_ready(X.indptr, X.indices, X.data, n_rows, n_columns)):
         # Sound, canonical and finite, checked in one pass: the steps below would
         # return X as it is.
         if n_features is not None:

@@ -18,6 +18,8 @@ from conftest import load_shared, shared_subset
 import svmx
 import svmx._platt_folds as platt_folds
 from svmx._platt_folds import (
+    _decisions,
+    fold_gradients,
     fold_inputs,
     fold_seed,
     seeded_held_out_decisions,
@@ -78,6 +80,60 @@ def test_fold_seeds_are_feasible_and_keep_bounded_alphas(seed):
         assert np.array_equal(seed_alpha[side & ~free], alpha[side & ~free])
 
 
+@pytest.mark.parametrize("seed", range(20))
+def test_fold_seeds_take_whole_bounded_alphas_in_priority_order(seed):
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(4, 60))
+    labels = np.where(rng.random(n) < 0.7, 1, -1).astype(np.int8)
+    bounds = np.ones(n)
+    alpha = np.where(rng.random(n) < 0.8, 1.0, 0.0)  # bounded or zero: no free alpha
+    priority = rng.random(n)
+    seed_alpha = fold_seed(alpha, labels, bounds, priority)
+    residual = seed_alpha[labels > 0].sum() - seed_alpha[labels < 0].sum()
+    assert abs(residual) <= 1e-12 * max(1.0, alpha.sum())
+    cut = np.flatnonzero(seed_alpha != alpha)
+    assert np.count_nonzero((seed_alpha[cut] > 0) & (seed_alpha[cut] < 1)) <= 1
+    if cut.size:  # the cut alphas come first in priority among their class's bounded
+        side = labels == labels[cut[0]]
+        kept = np.flatnonzero(side & (alpha > 0) & (seed_alpha == alpha))
+        if kept.size:
+            assert priority[cut].min() >= priority[kept].max()
+
+
+def _rbf_block(X, rows_a, rows_b, gamma):
+    A, B = (np.asarray(part.toarray() if hasattr(part, "toarray") else part)
+            for part in (X[rows_a], X[rows_b]))
+    distances = (A**2).sum(1)[:, None] + (B**2).sum(1)[None, :] - 2 * A @ B.T
+    return np.exp(-gamma * np.maximum(distances, 0.0))
+
+
+@pytest.mark.parametrize("name", ["heart_scale", "svmguide1", "a9a"])
+def test_fold_gradients_are_the_seeds_own(name):
+    """G = Q seed - 1 and G_bar = sum over bounded alphas of C_j Q_:j, as SMO would build
+    them from the seed, to the float32 precision of its kernel columns."""
+    X, rows, problem, kernel = _pair(name)
+    pair = solve_problem(X, rows, problem.keeping_gradients(), kernel, SOLVE)
+    assert pair.gradients is not None
+    alpha, signs = np.abs(pair.coef), problem.y.astype(np.float64)
+    Q = signs[:, None] * signs[None, :] * _rbf_block(X, rows, rows, kernel.gamma)
+    np.testing.assert_allclose(pair.gradients[0], Q @ alpha - 1.0, rtol=0, atol=1e-4)
+    inputs = fold_inputs(X, rows, kernel, SOLVE)
+    plan = fold_plan(np.random.default_rng(1).permutation(rows.size), problem.y)
+    for fold in plan:
+        held_out, training = fold
+        if not isinstance(training, np.ndarray):
+            continue
+        bounds = problem.C[training]
+        seed_alpha = fold_seed(alpha[training], problem.y[training], bounds,
+                               pair.gradients[0][training])
+        G, G_bar = fold_gradients(_decisions, inputs, problem.y, problem.C, alpha,
+                                  pair.gradients, fold, seed_alpha)
+        Q_fold = Q[np.ix_(training, training)]
+        np.testing.assert_allclose(G, Q_fold @ seed_alpha - 1.0, rtol=0, atol=1e-4)
+        at_bound = np.where(seed_alpha >= bounds, bounds, 0.0)
+        np.testing.assert_allclose(G_bar, Q_fold @ at_bound, rtol=0, atol=1e-4)
+
+
 @pytest.mark.parametrize("name", CLASSIFICATION)
 def test_seeded_folds_reach_the_cold_folds_objective(name):
     X, rows, problem, kernel = _pair(name)
@@ -95,10 +151,16 @@ def test_seeded_folds_reach_the_cold_folds_objective(name):
         assert abs(warm.obj - cold.obj) <= TOL * max(1.0, abs(cold.obj))
     cold_values = _held_out_decisions(X, rows, problem, kernel, SOLVE,
                                       np.random.default_rng(0).permutation(rows.size))
-    warm_values = seeded_held_out_decisions(fold_inputs(X, rows, kernel, SOLVE), problem,
-                                            SOLVE, plan, alpha)
+    inputs = fold_inputs(X, rows, kernel, SOLVE)
+    warm_values = seeded_held_out_decisions(inputs, problem, SOLVE, plan, alpha)
     # Both stop at an optimality gap of tol; the decision values agree to a few tol.
     np.testing.assert_allclose(warm_values, cold_values, rtol=0, atol=20 * TOL)
+    # The same from the pair's final gradients (the start SMO does not build itself).
+    kept = solve_problem(inputs.matrix, inputs.rows, problem.keeping_gradients(),
+                         inputs.kernel, SOLVE)
+    from_gradients = seeded_held_out_decisions(inputs, problem, SOLVE, plan,
+                                               np.abs(kept.coef), kept.gradients)
+    np.testing.assert_allclose(from_gradients, cold_values, rtol=0, atol=20 * TOL)
 
 
 @pytest.mark.parametrize("name", ["dna.scale", "pendigits", "svmguide1"])
@@ -275,3 +337,16 @@ def test_kernel_cache_memory_handed_between_solves_changes_no_bit(name, n_jobs, 
         if hasattr(got, "toarray"):
             got, expected = got.toarray(), expected.toarray()
         np.testing.assert_array_equal(got, expected, err_msg=attribute)
+
+
+def test_start_gradients_go_with_their_seed():
+    problem = Problem("c_svc", C=np.ones(3), y=np.array([1, 1, -1], np.int8))
+    gradients = (np.zeros(3), np.ones(3))
+    kept = problem.seeded(np.array([0.5, 0.0, 0.5]), gradients)
+    assert kept.initial_gradients is not None
+    np.testing.assert_array_equal(kept.initial_gradients[1], np.ones(3))
+    # A seed that breaks y'alpha = 0 is dropped, and its gradients with it.
+    assert problem.seeded(np.array([1.0, 0.0, 0.5]), gradients).initial_gradients is None
+    assert problem.seeded(None, gradients).initial_gradients is None
+    with pytest.raises(ValueError, match="initial_gradients must be two arrays of shape"):
+        problem.seeded(np.array([0.5, 0.0, 0.5]), (np.zeros(2), np.zeros(2)))
