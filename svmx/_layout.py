@@ -20,8 +20,8 @@ __all__ = [
     "pair_weights",
     "assemble_one_vs_one",
     "ovo_pairs",
-    "ovr_from_ovo",
     "vote",
+    "ovr_from_ovo",
 ]
 
 
@@ -122,19 +122,9 @@ def pair_weights(dual_coef: np.ndarray, n_support: np.ndarray) -> np.ndarray:
     return weights
 
 
-def vote(ovo_values: np.ndarray, n_classes: int) -> np.ndarray:
-    """LIBSVM's one-vs-one vote; ties go to the lowest class index.
-
-    A value > 0 votes for the pair's first class, otherwise for the second.
-
-    Examples
-    --------
-    >>> vote(np.array([[1.0, 1.0, -1.0], [-1.0, 1.0, 1.0]]), 3).tolist()
-    [0, 1]
-    >>> vote(np.array([[0.5], [0.0], [-2.0], [np.nan]]), 2).tolist()
-    [0, 1, 1, 1]
-    """
-    return _libsvm.ovo_vote(ovo_values, n_classes)
+# LIBSVM's one-vs-one vote (ties to the lowest class, NaN to a pair's second class),
+# computed in C by the binding (`svmx._libsvm.ovo_vote`).
+vote = _libsvm.ovo_vote
 
 
 def ovr_from_ovo(ovo_values: np.ndarray, n_classes: int) -> np.ndarray:

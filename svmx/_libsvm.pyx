@@ -355,14 +355,14 @@ cdef Solution train_c_svc(X, rows, problem, kernel, solve, str engine):
     y = problem.y
     alpha = problem.starting_alpha()
     p = np.full(l, -1.0)
-    # SMO takes the start's gradients (then builds none) and hands the solution's back.
-    gradients = problem.initial_gradients or (
-        (np.empty(l), np.empty(l)) if problem.keep_gradients and l > 0 else None)
+    # SMO takes the start's gradients (a copy: it writes the solution's over them).
+    gradients = (tuple(g.copy() for g in problem.initial_gradients) if problem.initial_gradients
+                 else (np.empty(l), np.empty(l)) if problem.keep_gradients else None)
     if engine == "block":
         info = run_block(X, rows, p, y, alpha, problem.C, kernel, solve, 1)
     else:
         if gradients is not None and l > 0:
-            G, G_bar = gradients = tuple(np.array(g, dtype=np.float64) for g in gradients)
+            G, G_bar = gradients
             seeded.G, seeded.G_bar = &G[0], &G_bar[0]
             seeded.given = problem.initial_gradients is not None
         Q = SvcQ(make_kernel(X, rows, kernel, solve), y, solve.cache_bytes, solve.memories)

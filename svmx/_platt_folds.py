@@ -139,7 +139,7 @@ def fold_seed(alpha: np.ndarray, labels: np.ndarray, bounds: np.ndarray,
     return seed
 
 
-def fold_gradients(decide: Callable, inputs: FoldInputs, labels: np.ndarray,
+def fold_gradients(decide: Callable, on: tuple, labels: np.ndarray,
                    bounds: np.ndarray, pair_alpha: np.ndarray,
                    pair_gradients: tuple[np.ndarray, np.ndarray], fold: tuple,
                    seed: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -153,6 +153,7 @@ def fold_gradients(decide: Callable, inputs: FoldInputs, labels: np.ndarray,
     them (then permutes them in its cache when it shrinks at once). A held-out alpha
     at its bound changes both by the same column, so G_bar's change is G's
     corrected by the other changed columns only (a held-out free alpha, a cut one).
+    ``on`` = (matrix, the pair's rows of it, kernel), what the folds train on.
     """
     held_out, training = fold
     G, G_bar = pair_gradients
@@ -167,14 +168,15 @@ def fold_gradients(decide: Callable, inputs: FoldInputs, labels: np.ndarray,
     correction[held_out] = np.where(upper[held_out], 0.0, pair_alpha[held_out])
     left = upper[training] & (seed < bounds[training])
     correction[training] = -delta[training] - np.where(left, bounds[training], 0.0)
-    test_rows = inputs.rows[training]
+    matrix, rows, kernel = on
+    test_rows = rows[training]
 
     def change(weights: np.ndarray) -> np.ndarray:
         moved = np.flatnonzero(weights)
         if moved.size == 0:
             return np.zeros(training.size)
-        return signs[training] * decide(inputs.matrix, test_rows, inputs.rows[moved],
-                                        weights[moved], 0.0, inputs.kernel)
+        return signs[training] * decide(matrix, test_rows, rows[moved], weights[moved], 0.0,
+                                        kernel)
 
     change_G = change(signs * delta)
     return G[training] + change_G, G_bar[training] + change_G + change(signs * correction)
@@ -327,9 +329,8 @@ def fold_decisions(matrix, rows: np.ndarray, problem: Problem, kernel: KernelSpe
         seed = fold_seed(pair_alpha[training], labels[training], fold_problem.C, priority)
         gradients = None
         if pair_gradients is not None:
-            gradients = fold_gradients(decide, FoldInputs(matrix, rows, kernel, False),
-                                       labels, problem.C, pair_alpha, pair_gradients, fold,
-                                       seed)
+            gradients = fold_gradients(decide, (matrix, rows, kernel), labels, problem.C,
+                                       pair_alpha, pair_gradients, fold, seed)
         fold_problem = fold_problem.seeded(seed, gradients)
     try:
         result = solve_problem(matrix, rows[training], fold_problem, kernel, solve)

@@ -363,13 +363,9 @@ cdef tuple set_rows(RowSource* rows, X, Py_ssize_t chunk_rows, Py_ssize_t* capac
         return (dense,)
     # Rows are merged four at a time by feature, and their squared norms summed entry
     # by entry: their indices must ascend without repeats.
-    data, index_array, indptr_array = csr_arrays(X)
+    data, index_array, indptr_array = csr_arrays(X)  # C-contiguous
     if data.dtype != np.float32:
-        data = np.ascontiguousarray(data, dtype=np.float64)
-    else:
-        data = np.ascontiguousarray(data)
-    index_array = np.ascontiguousarray(index_array)
-    indptr_array = np.ascontiguousarray(indptr_array)
+        data = np.asarray(data, dtype=np.float64)
     pointers = <const Py_ssize_t*> data_of(indptr_array, cnp.NPY_INTP, 1)
     rows.indptr = pointers
     if index_array.shape[0]:

@@ -200,8 +200,9 @@ def csr_arrays(matrix, canonical=True):
     if canonical and not matrix.has_canonical_format:
         matrix = matrix.copy()
         matrix.sum_duplicates()
-    return (matrix.data, np.asarray(matrix.indices, dtype=np.intc),
-            np.asarray(matrix.indptr, dtype=np.intp))
+    return (np.ascontiguousarray(matrix.data),
+            np.ascontiguousarray(matrix.indices, dtype=np.intc),
+            np.ascontiguousarray(matrix.indptr, dtype=np.intp))
 
 
 def gather_csr_rows(matrix, rows):
@@ -449,35 +450,31 @@ def csr_is_ready(indptr, indices, data, Py_ssize_t n_rows, Py_ssize_t n_features
             or data.ndim != 1 or not (indptr.flags.c_contiguous and indices.flags.c_contiguous
                                       and data.flags.c_contiguous)):
         return False
-    cdef bint ready
     cdef const int[::1] ptr32, idx32
     cdef const long long[::1] ptr64, idx64
-    cdef const double[::1] values64
-    cdef const float[::1] values32
     if indptr.dtype == np.intc:
         ptr32, idx32 = indptr, indices
-        if data.dtype == np.float64:
-            values64 = data
-            with nogil:
-                ready = _csr_ready(ptr32, idx32, values64, n_rows, n_features)
-        elif data.dtype == np.float32:
-            values32 = data
-            with nogil:
-                ready = _csr_ready(ptr32, idx32, values32, n_rows, n_features)
-        else:
-            return False
-    elif indptr.dtype == np.longlong:
+        return _ready_with_values(ptr32, idx32, data, n_rows, n_features)
+    if indptr.dtype == np.longlong:
         ptr64, idx64 = indptr, indices
-        if data.dtype == np.float64:
-            values64 = data
-            with nogil:
-                ready = _csr_ready(ptr64, idx64, values64, n_rows, n_features)
-        elif data.dtype == np.float32:
-            values32 = data
-            with nogil:
-                ready = _csr_ready(ptr64, idx64, values32, n_rows, n_features)
-        else:
-            return False
+        return _ready_with_values(ptr64, idx64, data, n_rows, n_features)
+    return False
+
+
+cdef bint _ready_with_values(const index_t[::1] ptr, const index_t[::1] idx, data,
+                             Py_ssize_t n_rows, Py_ssize_t n_features) except -1:
+    """`_csr_ready` for float64 or float32 values; False for any other type."""
+    cdef const double[::1] values64
+    cdef const float[::1] values32
+    cdef bint ready
+    if data.dtype == np.float64:
+        values64 = data
+        with nogil:
+            ready = _csr_ready(ptr, idx, values64, n_rows, n_features)
+    elif data.dtype == np.float32:
+        values32 = data
+        with nogil:
+            ready = _csr_ready(ptr, idx, values32, n_rows, n_features)
     else:
         return False
     return ready
