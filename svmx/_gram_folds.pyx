@@ -7,7 +7,7 @@ kernel; a fold is then a set of rows of K. `ClassifierFold` holds a fold's
 one-vs-one C-SVC pairs and `RegressorFold` its epsilon-SVR problem, each read from K
 in place through the engine's `GramRows`. ``solve(C, ...)`` runs the SMO engine on
 every problem for one C, started from the last solve's solution scaled into the new
-box (alpha seeding along C, `best_scale`); the held-out rows' decision values (or the
+box (alpha seeding along C, `svmx._seeded_problem`); the held-out rows' decision values (or the
 regression's predictions) come from their block of K with one matrix product with the
 dual coefficients (the caller votes, `svmx._layout.vote`). No estimator, layout or
 validation is built per fit: a fold's candidates cost their solves and the kernel
@@ -16,307 +16,24 @@ sums of their predictions.
 
 import numpy as np
 
-from libc.math cimport isfinite
 from scipy.linalg.cython_blas cimport dgemm
 
 from svmx._engine.gram_rows cimport GramRows
 from svmx._engine.kernel cimport Kernel
-from svmx._engine.qmatrix cimport QMatrix, SvcQ, SvrQ
-from svmx._engine.solver cimport Gradients, SOLVE_MAX_ITER, SOLVE_OK, SolutionInfo, Solver
-from svmx._solve_status cimport on_main_thread, raise_for_status
+from svmx._engine.qmatrix cimport SvcQ, SvrQ
+from svmx._engine.solver cimport SOLVE_OK, SolutionInfo
+from svmx._seeded_problem cimport SeededProblem
+from svmx._solve_status cimport on_main_thread
 
-from svmx._free_set_newton import newton_steps
+from svmx._seeded_problem import best_scale, seed_scale
 
-__all__ = ["ClassifierFold", "RegressorFold", "best_scale"]
+__all__ = ["ClassifierFold", "RegressorFold", "best_scale", "seed_scale"]
 
 # The engine's kernel type of a precomputed Gram matrix (svmx._specs.KERNEL_TYPES).
 cdef int PRECOMPUTED_KERNEL = 4
-# A seeded solve's rounds: SMO for NEWTON_FIRST_BUDGET (then NEWTON_BUDGET) pair updates
-# per two variables, then Newton steps on the free variables until no bound blocks one
-# (at most NEWTON_STEPS); NEWTON_ROUNDS rounds at most. The first round lets the easy
-# solves (most of a grid) finish without a step; measured on svmguide1, pendigits and
-# housing folds, budgets of 2-8 and 1-2 are within the noise of each other. A round's
-# steps wait until the free block's factorisation, |F|^3 flops, is at most
-# NEWTON_WORK_RATIO times the pair updates so far times the variables (BLAS flops run
-# about that much faster than SMO's scans): 10 delayed housing's steps by rounds (a
-# 1.5x slower fold), 50-200 measured alike; an SVR fold of 800 noisy rows at C = 1e4
-# with 400 free variables took 0.7 s with the guard, 1.8 s without.
-cdef long NEWTON_FIRST_BUDGET = 4
-cdef long NEWTON_BUDGET = 1
-cdef int NEWTON_STEPS = 100000
-cdef int NEWTON_ROUNDS = 200
-cdef double NEWTON_WORK_RATIO = 100.0
-# ... and wait for this much SMO work in any case (pair updates times variables): a round
-# of steps has a fixed cost (Python, the factorisation's set-up) of about 0.1-1 ms, which small
-# problems' SMO passes undercut (heart_scale folds at C = 2^15: 400-1,000 updates of 216
-# variables took longer with steps than without).
-cdef double NEWTON_MIN_WORK = 2e6
-
-
-cpdef double best_scale(double objective, double linear, double limit):
-    """The s in [0, limit] minimising f(s) = s^2 A + s B, given f(1) = `objective` and
-    B = `linear` (so A = objective - linear); `limit` where A is not positive or not
-    finite. The scale of every warm start along C (`svmx._warm_start` explains it).
-
-    Examples
-    --------
-    >>> best_scale(-3.0, -4.0, 4.0)  # A = 1, B = -4: s = 2
-    2.0
-    >>> best_scale(-7.0, -8.0, 2.0)  # s = 4, clipped to the box
-    2.0
-    """
-    cdef double quadratic = objective - linear
-    if not (isfinite(quadratic) and isfinite(linear)) or quadratic <= 0:
-        return limit
-    return min(max(-linear / (2.0 * quadratic), 0.0), limit)
-
-
-cdef class SeededProblem:
-    """One SMO problem of a fold, solved for one C after another, each solve started
-    from the last solution scaled into the new box (`best_scale`) when `seeded`.
-
-    The problem is min 0.5 a'Qa + p'a subject to y'a = 0 and 0 <= a_k <= C u_k, with
-    the variables in their original order here; its Q matrix (and so its kernel
-    cache) is kept from one solve to the next: it does not depend on C. The solver's
-    shrinking leaves Q's variables permuted, so each solve poses the problem in Q's
-    present order (`slot_order`) and puts the solution back.
-
-    Seeded, with no iteration limit and the Gram matrix at hand (`gram`, and each
-    variable's row of it, `gram_rows`), SMO runs in rounds (`NEWTON_FIRST_BUDGET`, then
-    `NEWTON_BUDGET` pair updates per two variables); a round that does not finish is
-    followed by Newton steps on the free variables (`svmx._free_set_newton`), and after
-    `NEWTON_ROUNDS` rounds SMO runs without a limit. Every solve ends at SMO's stopping
-    rule, at the same optimum within tol. A solve whose last solution is still optimal
-    (`still_optimal`) returns it without a pass.
-
-    The last solution's gradient G = Qa + p and G_bar are kept, so that no start pays a
-    kernel column per support vector to rebuild them: a start scaled by s has gradient
-    s (G - p) + p (`scaled_gradients`), and after Newton steps G and G_bar follow the
-    variables that moved through their rows of the Gram matrix (`follow_moves`), at the
-    float32 values the solver's Q holds.
-    """
-    cdef QMatrix Q
-    cdef const double[::1] p, unit_bounds
-    cdef const signed char[::1] labels
-    cdef double[::1] alpha, slot_alpha, slot_bounds, slot_p
-    cdef double[::1] G, G_bar, slot_G, slot_G_bar, moved_from
-    cdef bint has_gradients
-    cdef signed char[::1] slot_labels
-    cdef Py_ssize_t[::1] order
-    cdef double objective, rho, last_C
-    cdef bint seeded, solved
-    cdef object gram, gram_rows
-
-    def __cinit__(self, QMatrix Q, p, labels, unit_bounds, bint seeded, gram=None,
-                  gram_rows=None):
-        cdef Py_ssize_t n = len(p)
-        self.Q = Q
-        self.p = np.ascontiguousarray(p, dtype=np.float64)
-        self.labels = np.ascontiguousarray(labels, dtype=np.int8)
-        self.unit_bounds = np.ascontiguousarray(unit_bounds, dtype=np.float64)
-        self.alpha = np.zeros(n, dtype=np.float64)
-        self.slot_alpha = np.zeros(n, dtype=np.float64)
-        self.slot_bounds = np.zeros(n, dtype=np.float64)
-        self.slot_p = np.zeros(n, dtype=np.float64)
-        self.slot_labels = np.zeros(n, dtype=np.int8)
-        self.order = np.arange(n, dtype=np.intp)
-        self.G, self.G_bar = np.zeros(n, dtype=np.float64), np.zeros(n, dtype=np.float64)
-        self.slot_G = np.zeros(n, dtype=np.float64)
-        self.slot_G_bar = np.zeros(n, dtype=np.float64)
-        self.moved_from = np.zeros(n, dtype=np.float64)
-        self.has_gradients = False
-        self.seeded = seeded
-        self.solved = False
-        self.gram = gram
-        self.gram_rows = None if gram_rows is None else np.asarray(gram_rows, dtype=np.intp)
-
-    cdef void slot_order(self) noexcept:
-        """order[t] = the variable Q holds at slot t."""
-        cdef Py_ssize_t t, l
-        cdef SvcQ svc
-        cdef SvrQ svr
-        if isinstance(self.Q, SvcQ):
-            svc = <SvcQ> self.Q
-            for t in range(self.order.shape[0]):
-                self.order[t] = svc.kernel.original_index[t]
-        else:  # SvrQ: slot t is alpha (sign +1) or alpha* (sign -1) of row index[t]
-            svr = <SvrQ> self.Q
-            l = svr.l
-            for t in range(self.order.shape[0]):
-                self.order[t] = svr.index[t] + (0 if svr.sign[t] > 0 else l)
-
-    cdef double start_scale(self, double C) noexcept:
-        """The factor on the last solution that starts this solve (0: from zero)."""
-        cdef Py_ssize_t k
-        cdef double linear = 0.0
-        if not self.seeded or not self.solved or C < self.last_C:
-            return 0.0
-        for k in range(self.alpha.shape[0]):
-            linear += self.p[k] * self.alpha[k]
-        return best_scale(self.objective, linear, C / self.last_C)
-
-    cdef bint still_optimal(self, double C) noexcept:
-        """Whether the last solution is this C's too: seeded, C no smaller, and no
-        variable at its upper bound. Then the box only grows away from the solution, no
-        variable changes side (free, or at 0), and the optimality gap is the one the last
-        solve stopped at: the solve would end where it starts, after computing its
-        gradient. (Separable pairs reach this from a moderate C on.)"""
-        cdef Py_ssize_t k
-        if not self.seeded or not self.solved or C < self.last_C:
-            return False
-        for k in range(self.alpha.shape[0]):
-            if self.alpha[k] >= self.last_C * self.unit_bounds[k]:
-                return False
-        return True
-
-    cdef bint newton_pays(self, double C, long n_iter) noexcept:
-        """Whether Newton steps may follow this round: the pair updates made so far
-        (n_iter times the n variables each scans) reach NEWTON_MIN_WORK, and the free
-        block's factorisation (|F|^3 flops) costs at most NEWTON_WORK_RATIO times them,
-        so a solve SMO would finish soon never pays for a factorisation (nor for the
-        fixed cost of a round of steps), and one it struggles with gets the steps."""
-        cdef Py_ssize_t k, n = self.alpha.shape[0]
-        cdef double n_free = 0.0, work
-        for k in range(n):
-            if 0.0 < self.alpha[k] < C * self.unit_bounds[k]:
-                n_free += 1.0
-        work = <double> n_iter * n
-        return work >= NEWTON_MIN_WORK and n_free * n_free * n_free <= NEWTON_WORK_RATIO * work
-
-    cdef bint pose(self, double C, double scale, bint keep_bounded=False) noexcept:
-        """The slots' problem for this C, started from `alpha` times `scale` (from zero
-        where the start, clipped into the box, breaks y'a = 0 beyond rounding, as
-        `Problem` drops such a seed); returns whether the start is the scaled one. With
-        `keep_bounded` (`scale` is C / last_C) the variables at the last C's upper bound
-        start at this C's, not an ulp below it as their product may fall."""
-        cdef Py_ssize_t t, k, n = self.alpha.shape[0]
-        cdef double value, total = 0.0, residual = 0.0
-        self.slot_order()
-        for t in range(n):
-            k = self.order[t]
-            self.slot_bounds[t] = C * self.unit_bounds[k]
-            self.slot_labels[t] = self.labels[k]
-            self.slot_p[t] = self.p[k]
-            value = min(max(self.alpha[k] * scale, 0.0), self.slot_bounds[t])
-            if keep_bounded and self.alpha[k] >= self.last_C * self.unit_bounds[k]:
-                value = self.slot_bounds[t]
-            self.slot_alpha[t] = value
-            total += value
-            residual += value if self.labels[k] > 0 else -value
-        if not isfinite(residual) or abs(residual) > 1e-10 * max(1.0, total):
-            self.slot_alpha[:] = 0.0
-            return False
-        return True
-
-    cdef bint scaled_gradients(self, double C, double scale) noexcept:
-        """The slots' G and G_bar at the posed start, `scale` times the last solution,
-        from the kept ones; False where they do not follow (then the solver computes
-        them). G is linear in a; G_bar is the last one times C / last_C where every
-        variable at its upper bound stays there, 0 where none does."""
-        cdef Py_ssize_t t, k, n = self.alpha.shape[0]
-        cdef bint was_upper, is_upper, all_stay = True, none_stay = True
-        if not self.has_gradients or scale <= 0.0:
-            return False
-        for t in range(n):
-            k = self.order[t]
-            was_upper = self.alpha[k] >= self.last_C * self.unit_bounds[k]
-            is_upper = self.slot_alpha[t] >= self.slot_bounds[t]
-            if is_upper and not was_upper:
-                return False
-            if was_upper:
-                all_stay &= is_upper
-                none_stay &= not is_upper
-            self.slot_G[t] = scale * (self.G[k] - self.p[k]) + self.p[k]
-        if not (all_stay or none_stay):
-            return False
-        for t in range(n):
-            self.slot_G_bar[t] = self.G_bar[self.order[t]] * (C / self.last_C) if all_stay \
-                else 0.0
-        return True
-
-    cdef void follow_moves(self, double C) except *:
-        """Update the kept G and G_bar for the moves of `alpha` from `moved_from` (at one
-        C): each variable that moved, or changed sides of its upper bound, adds its row
-        of the Gram matrix at Q's values, y_j y_k float32(K)."""
-        cdef const double[:, ::1] gram = self.gram
-        cdef const Py_ssize_t[::1] rows = self.gram_rows
-        cdef Py_ssize_t j, k, n = self.alpha.shape[0]
-        cdef double delta, bar, bound, q
-        cdef bint was_upper, is_upper
-        for j in range(n):
-            bound = C * self.unit_bounds[j]
-            delta = self.alpha[j] - self.moved_from[j]
-            was_upper = self.moved_from[j] >= bound
-            is_upper = self.alpha[j] >= bound
-            bar = 0.0 if was_upper == is_upper else (bound if is_upper else -bound)
-            if delta == 0.0 and bar == 0.0:
-                continue
-            for k in range(n):
-                q = self.labels[j] * self.labels[k] * <double> <float> gram[rows[j], rows[k]]
-                self.G[k] += delta * q
-                self.G_bar[k] += bar * q
-
-    cdef SolutionInfo solve(self, double C, double tol, bint shrinking, long max_iter,
-                            bint check_signals) except *:
-        cdef SolutionInfo info
-        cdef Solver solver = Solver()
-        cdef Gradients gradients
-        cdef Py_ssize_t t, k, n = self.alpha.shape[0]
-        cdef double scale
-        cdef long n_iter = 0, limit
-        cdef int rounds = 0
-        cdef bint newton = self.seeded and self.gram is not None and max_iter < 0
-        if self.still_optimal(C):
-            info.obj, info.rho, info.r, info.n_iter = self.objective, self.rho, 0.0, 0
-            info.n_kernel_rows, info.status = 0, SOLVE_OK
-            self.last_C = C
-            return info
-        scale = self.start_scale(C)
-        gradients.given = (self.pose(C, scale, self.solved and scale == C / self.last_C)
-                           and self.scaled_gradients(C, scale))
-        gradients.G, gradients.G_bar = &self.slot_G[0], &self.slot_G_bar[0]
-        gradients.near_optimum = False
-        while True:
-            limit = max_iter
-            if newton and rounds < NEWTON_ROUNDS:  # the first round lets easy solves finish
-                limit = max(n * (NEWTON_FIRST_BUDGET if rounds == 0 else NEWTON_BUDGET) // 2,
-                            100)
-            with nogil:
-                solver.solve(<int> n, self.Q, &self.slot_p[0], &self.slot_labels[0],
-                             &self.slot_alpha[0], &self.slot_bounds[0], tol, shrinking,
-                             limit, check_signals, &info, NULL, &gradients)
-            self.has_gradients = False
-            raise_for_status(info.status)
-            n_iter += info.n_iter
-            for t in range(n):
-                k = self.order[t]
-                self.alpha[k] = self.slot_alpha[t]
-                self.G[k], self.G_bar[k] = self.slot_G[t], self.slot_G_bar[t]
-            self.has_gradients = True
-            if info.status != SOLVE_MAX_ITER or limit == max_iter:
-                break
-            if self.newton_pays(C, n_iter):
-                self.moved_from[:] = self.alpha
-                self.has_gradients = False  # until G follows the steps' moves
-                newton_steps(self.gram, self.gram_rows, np.asarray(self.labels),
-                             np.asarray(self.p), C * np.asarray(self.unit_bounds),
-                             np.asarray(self.alpha), NEWTON_STEPS)
-                self.follow_moves(C)
-                self.has_gradients = True
-            gradients.given = self.pose(C, 1.0) and self.has_gradients
-            for t in range(n):
-                k = self.order[t]
-                self.slot_G[t], self.slot_G_bar[t] = self.G[k], self.G_bar[k]
-            rounds += 1
-        info.n_iter = n_iter
-        self.objective, self.rho, self.last_C, self.solved = info.obj, info.rho, C, True
-        return info
-
-    def kept_gradients(self):
-        """Copies of the kept G and G_bar (the variables' order), or None before a solve."""
-        if not self.has_gradients:
-            return None
-        return np.array(self.G), np.array(self.G_bar)
+# Held-out decision values gather the support vectors' kernel columns where they are at
+# most this share of a fold's rows (`ClassifierFold.decision_values`).
+cdef double GATHER_SHARE = 0.75
 
 
 cdef Kernel gram_kernel(const double[:, ::1] gram, positions):
@@ -381,14 +98,21 @@ cdef class ClassifierFold:
                                         .astype(np.float64))
         self.problems = [None] * len(self.pairs)
 
-    def solve(self, double C, double tol, bint shrinking, long max_iter, double cache_bytes):
+    def solve(self, double C, double tol, bint shrinking, long max_iter, double cache_bytes,
+              tuple start=None):
         """Solve every pair for this C; returns (iterations per pair, whether any pair
-        stopped at `max_iter`)."""
+        stopped at `max_iter`). `start` (another fold's `solution()` at this C, over
+        the same Gram matrix and classes) starts the pairs this call poses from its
+        solutions on the rows both folds train on (`SeededProblem.start_from`)."""
         cdef Py_ssize_t number
         cdef SolutionInfo info
         cdef SeededProblem problem
         cdef bint stopped_early = False, check_signals = on_main_thread()
+        cdef double[::1] scratch = None
         n_iter = np.zeros(len(self.pairs), dtype=np.int64)
+        if (start is not None and self.seeded and start[0] == C
+                and len(start[1]) == len(self.pairs)):
+            scratch = np.zeros(self.gram.shape[0], dtype=np.float64)
         for number in range(len(self.pairs)):
             # Unseeded (a kernel that need not be positive semi-definite), every C is a
             # fresh problem in its original order: the fresh fit's solve exactly.
@@ -398,11 +122,22 @@ cdef class ClassifierFold:
                 self.problems[number] = SeededProblem(
                     Q, np.full(len(labels), -1.0), labels, self.unit_bounds[number],
                     self.seeded, np.asarray(self.gram), self.positions[number])
+                if scratch is not None:
+                    (<SeededProblem> self.problems[number]).start_from(
+                        start[2][number], start[1][number], scratch, C)
             problem = self.problems[number]
             info = problem.solve(C, tol, shrinking, max_iter, check_signals)
             n_iter[number] = info.n_iter
             stopped_early |= info.status != SOLVE_OK
         return n_iter, bool(stopped_early)
+
+    def solution(self):
+        """(C, each pair's Gram rows, copies of its alphas) of the last solve: a start
+        for another fold's first solve at that C (`solve`), or None before a solve."""
+        if not self.problems or any(problem is None for problem in self.problems):
+            return None
+        return ((<SeededProblem> self.problems[0]).last_C, list(self.positions),
+                [np.array((<SeededProblem> problem).alpha) for problem in self.problems])
 
     def gradients(self):
         """Each pair's kept G = Qa + p and G_bar (its variables in pair order: class i's
@@ -443,18 +178,22 @@ cdef class ClassifierFold:
         """Each pair's decision value at m samples, of shape (m, n_pairs), from their
         kernel values against `training_rows` (shape (m, n_rows)).
 
-        Class by class, in LIBSVM's layout: the block's columns of class c times the
-        (n_c, k - 1) coefficients of its rows in the pairs it is in (one DGEMM per
-        class, k - 1 columns each, where one product with `dual_coef` would multiply
-        zeros in all but 2 of its k row groups).
+        Class by class, in LIBSVM's layout: the block's columns of class c's support
+        vectors times their (n_sv_c, k - 1) coefficients in the pairs c is in (one
+        DGEMM per class, k - 1 columns each, where one product with `dual_coef` would
+        multiply zeros in all but 2 of its k row groups, and in every row that is no
+        support vector). The support vectors' columns are gathered once, where they
+        are at most `GATHER_SHARE` of the rows.
         """
         cdef const double[:, ::1] block = np.ascontiguousarray(kernel_block,
                                                                dtype=np.float64)
         cdef Py_ssize_t k = len(self.class_positions), m = block.shape[0]
-        cdef Py_ssize_t n_rows = block.shape[1], c, d, r, q, number, start = 0, n_c
+        cdef Py_ssize_t n_rows = block.shape[1], c, d, r, q, s, number, start = 0, n_c
+        cdef Py_ssize_t width = max(k - 1, 1), n_support = 0
         cdef double[:, ::1] values = np.empty((m, len(self.pairs)), dtype=np.float64)
-        cdef double[:, ::1] weights, products
-        cdef int m_int = <int> m, ld = <int> n_rows, width = <int> max(k - 1, 1), n_int
+        cdef double[:, ::1] products, support_block, class_weights
+        cdef Py_ssize_t[::1] columns = np.empty(n_rows, dtype=np.intp)
+        cdef int m_int = <int> m, ld, width_int = <int> width, n_int
         cdef double one = 1.0, zero = 0.0
         cdef char no = b"N"
         if n_rows != sum(len(rows) for rows in self.class_positions):
@@ -468,19 +207,45 @@ cdef class ClassifierFold:
             rho = (<SeededProblem> self.problems[number]).rho
             for r in range(m):
                 values[r, number] = -rho
-        if m == 0:
-            return np.asarray(values)
-        products = np.empty((m, width), dtype=np.float64)
+        # Each class's support vectors: their coefficients (the first rows of its
+        # weights) and their columns in the block, gathered where they are at most
+        # GATHER_SHARE of the rows (else the product runs over every row, the zeros too).
+        weights = []
+        cdef Py_ssize_t[::1] counts = np.zeros(k, dtype=np.intp)
         for c in range(k):
-            n_c = len(self.class_positions[c])
+            class_weights = self.class_weights(c)
+            counts[c] = support_first(class_weights, columns[n_support:], start)
+            weights.append(class_weights)
+            n_support += counts[c]
+            start += len(self.class_positions[c])
+        if m == 0 or n_support == 0:
+            return np.asarray(values)
+        if n_support <= GATHER_SHARE * n_rows:
+            support_block = np.empty((m, n_support), dtype=np.float64)
+            for r in range(m):
+                for s in range(n_support):
+                    support_block[r, s] = block[r, columns[s]]
+        else:
+            support_block = None
+            for c in range(k):  # every row's weights, in place again
+                weights[c] = self.class_weights(c)
+                counts[c] = len(self.class_positions[c])
+        products = np.empty((m, width), dtype=np.float64)
+        ld = <int> (n_support if support_block is not None else n_rows)
+        start = 0
+        for c in range(k):
+            n_c = counts[c]
             if n_c == 0:
                 continue
-            weights = self.class_weights(c)
+            class_weights = weights[c]
             n_int = <int> n_c
-            # products (m x width, row-major) = block[:, start:start + n_c] @ weights,
-            # as column-major BLAS sees it: products^T = weights^T block[:, ...]^T.
-            dgemm(&no, &no, &width, &m_int, &n_int, &one, &weights[0, 0], &width,
-                  &block[0, start], &ld, &zero, &products[0, 0], &width)
+            # products (m x width, row-major) = support_block[:, start:start + n_c]
+            # @ weights[:n_c], as column-major BLAS sees it: products^T = weights^T
+            # support_block[:, ...]^T.
+            dgemm(&no, &no, &width_int, &m_int, &n_int, &one,
+                  &class_weights[0, 0], &width_int,
+                  &support_block[0, start] if support_block is not None else &block[0, start],
+                  &ld, &zero, &products[0, 0], &width_int)
             for d in range(k):
                 if d == c:
                     continue
@@ -509,6 +274,26 @@ cdef class ClassifierFold:
             for t in range(n_c):
                 weights[t, q] = problem.labels[first + t] * problem.alpha[first + t]
         return weights
+
+
+cdef Py_ssize_t support_first(double[:, ::1] weights, Py_ssize_t[::1] columns,
+                              Py_ssize_t start) noexcept:
+    """Move the rows of `weights` with a nonzero entry (the support vectors) to its
+    front, in order; `columns` receives their positions plus `start`. Returns how many."""
+    cdef Py_ssize_t t, q, kept = 0
+    cdef bint nonzero
+    for t in range(weights.shape[0]):
+        nonzero = False
+        for q in range(weights.shape[1]):
+            nonzero |= weights[t, q] != 0.0
+        if not nonzero:
+            continue
+        if kept != t:
+            for q in range(weights.shape[1]):
+                weights[kept, q] = weights[t, q]
+        columns[kept] = start + t
+        kept += 1
+    return kept
 
 
 cdef class RegressorFold:

@@ -30,7 +30,7 @@ from svmx._shared_gram import gram_matrix
 from svmx._specs import BYTES_PER_MB
 from svmx._warm_start import warm_starts_apply
 from svmx.model_selection._clone import clone
-from svmx.model_selection._fold_paths import FoldAlongC
+from svmx.model_selection._fold_paths import FoldAlongC, FoldStarts
 from svmx.model_selection._kernel_groups import group_bytes
 
 __all__ = ["gamma_group_predictions", "why_not_shared"]
@@ -86,9 +86,10 @@ def gamma_group_predictions(estimator: Any, X: Any, y: np.ndarray, folds: list[t
                         key=lambda k: -np.inf if c_values[k] is None else c_values[k])
     results: list[list[np.ndarray]] = [[] for _ in c_values]
     warm = warm_starts_apply(with_gamma.max_iter, kernel)
+    starts = FoldStarts()
     for train, test in folds:
         along_c = _fold_along_c(with_gamma, gram, warm, (train, test), y[train], c_values,
-                                increasing)
+                                increasing, starts)
         if along_c is not None:
             for k, predicted in enumerate(along_c):
                 results[k].append(predicted)
@@ -109,7 +110,7 @@ def gamma_group_predictions(estimator: Any, X: Any, y: np.ndarray, folds: list[t
 
 def _fold_along_c(estimator: Any, gram: np.ndarray, seeded: bool, fold_rows: tuple,
                   y_train: np.ndarray, c_values: list[float | None],
-                  increasing: list[int]) -> list[np.ndarray] | None:
+                  increasing: list[int], starts: FoldStarts) -> list[np.ndarray] | None:
     """One fold's held-out predictions for every C (in ``c_values``' order), solved in
     the binding in ``increasing`` order, the classes in svm-train's order; None where
     that does not serve (a formulation other than C-SVC and epsilon-SVR, a verbose
@@ -125,6 +126,6 @@ def _fold_along_c(estimator: Any, gram: np.ndarray, seeded: bool, fold_rows: tup
     fold.pose(estimator, train, y_train, None, seeded, order)
     predictions: list[np.ndarray] = [np.empty(0)] * len(c_values)
     for k in increasing:
-        fold.solve(float(estimator.C) if c_values[k] is None else 2.0 ** c_values[k])
+        fold.solve(float(estimator.C) if c_values[k] is None else 2.0 ** c_values[k], starts)
         predictions[k] = np.asarray(fold.predict(test), dtype=np.float64)
     return predictions

@@ -33,7 +33,7 @@ from svmx._specs import BYTES_PER_MB, KERNEL_TYPES, KernelSpec
 from svmx._warm_start import warm_starts_apply
 
 from ._clone import clone
-from ._fold_paths import fold_paths_apply, scores_along_c
+from ._fold_paths import FoldStarts, fold_paths_apply, scores_along_c
 from ._parallel import effective_jobs
 from ._scoring import reads_only_predictions
 from ._split import Split
@@ -194,7 +194,7 @@ def fit_kernel_group(estimator: Any, X: Any, y: Any, splits: list, candidates: l
     along_c = prediction_scorer is not None and fold_paths_apply(estimator, candidates,
                                                                  options)
     outcomes: list[list[dict[str, Any]]] = [[] for _ in candidates]
-    grams: dict[KernelSpec, tuple[np.ndarray, float]] = {}
+    grams: dict[KernelSpec, tuple[np.ndarray, float, FoldStarts]] = {}
     n_samples = X.shape[0]
     first = clone(estimator).set_params(**candidates[0])
     for train, test in splits:
@@ -204,12 +204,12 @@ def fit_kernel_group(estimator: Any, X: Any, y: Any, splits: list, candidates: l
         if key not in grams:
             start = time.perf_counter()
             gram = gram_matrix(X, kernel)
-            grams[key] = (gram, time.perf_counter() - start)
-        gram, gram_seconds = grams[key]
+            grams[key] = (gram, time.perf_counter() - start, FoldStarts())
+        gram, gram_seconds, starts = grams[key]
         share = gram_seconds / (len(candidates) * len(splits))
         if along_c:
             fold = scores_along_c(estimator, gram, y, (train, test), candidates,
-                                  prediction_scorer, kernel, options)
+                                  prediction_scorer, kernel, options, starts)
             for index, outcome in enumerate(fold):
                 outcome["fit_time"] += share
                 outcomes[index].append(outcome)

@@ -365,12 +365,13 @@ def test_real_data_search_along_c_picks_the_plain_searchs_candidate(name, rows):
     assert along_c.best_params_ == plain.best_params_
 
 
-def test_decision_values_take_one_kernel_column_per_training_row():
+@pytest.mark.parametrize("C", [1.0, 0.01, 1000.0])  # the support vectors gathered or not
+def test_decision_values_take_one_kernel_column_per_training_row(C):
     X, y = _blobs()
     K = gram_matrix(X, KernelSpec.named("rbf", gamma=0.2))
     train, test = _split(len(y))
     fold = _classifier_fold(K, y, train, seeded=True)
-    fold.solve(1.0, *SOLVE)
+    fold.solve(C, *SOLVE)
     block = K[np.ix_(test, fold.training_rows)]
     rho = -fold.decision_values(np.zeros((1, train.size)))[0]  # each pair's offset
     expected = block @ fold.dual_coef() - rho  # one product with the (rows, pairs) matrix
@@ -378,3 +379,25 @@ def test_decision_values_take_one_kernel_column_per_training_row():
     assert fold.decision_values(block[:0]).shape == (0, 3)
     with pytest.raises(ValueError, match="one column per training row"):
         fold.decision_values(block[:, 1:])
+
+
+def test_a_fold_started_from_another_folds_solution_reaches_the_fresh_objective():
+    X, y = _blobs(n_classes=4, rows=240)
+    K = gram_matrix(X, KernelSpec.named("rbf", gamma=0.5))
+    first, second = _split(y.size)[0], np.flatnonzero(np.arange(y.size) % 5 != 1)
+    C = 4.0
+    source = _classifier_fold(K, y, first, seeded=True)
+    assert source.solution() is None  # nothing solved yet
+    source.solve(C, *SOLVE)
+    started = _classifier_fold(K, y, second, seeded=True)
+    n_started, stopped_early = started.solve(C, *SOLVE, source.solution())
+    assert not stopped_early
+    reference = _pair_objectives(_fresh_as_fold(K, y, second, C), K)
+    np.testing.assert_allclose(_pair_objectives(started, K), reference, rtol=1e-3, atol=1e-3)
+    cold = _classifier_fold(K, y, second, seeded=True)
+    n_cold, _ = cold.solve(C, *SOLVE)
+    assert n_started.sum() < n_cold.sum()  # the folds share 3/4 of their rows
+    # A start solved at another C is not taken: the solve is the one from zero.
+    other = _classifier_fold(K, y, second, seeded=True)
+    np.testing.assert_array_equal(other.solve(2 * C, *SOLVE, source.solution())[0],
+                                  _classifier_fold(K, y, second, True).solve(2 * C, *SOLVE)[0])

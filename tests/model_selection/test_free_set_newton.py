@@ -216,7 +216,7 @@ def test_the_kept_gradients_are_those_of_the_solutions_through_newton_rounds(mon
     """Seeded solves start from the last solution's G and G_bar, scaled along C and moved
     with the Newton steps' variables (no kernel column per support vector): after every C
     they are Qa + p and the upper-bound part of the solution, at SMO's float32 Q."""
-    import svmx._gram_folds as gram_folds
+    import svmx._seeded_problem as gram_folds
 
     steps = []
 

@@ -1,0 +1,371 @@
+# cython: language_level=3, cdivision=True
+"""One SMO problem of a grid-search fold, solved for one C after another from seeds.
+
+The grid search's folds (`svmx._gram_folds`) hold one `SeededProblem` per one-vs-one
+pair (or one per epsilon-SVR fold): its kernel cache is kept across C, each solve
+starts from the last C's solution scaled into the new box (`seed_scale`, alpha
+seeding along C) or from another fold's solution (`SeededProblem.start_from`), and
+SMO alternates with Newton steps on the free variables where it struggles.
+"""
+
+import numpy as np
+
+from libc.math cimport isfinite
+
+from svmx._engine.qmatrix cimport QMatrix, SvcQ, SvrQ
+from svmx._engine.solver cimport Gradients, SOLVE_MAX_ITER, SOLVE_OK, SolutionInfo, Solver
+from svmx._solve_status cimport raise_for_status
+
+from svmx._free_set_newton import newton_steps
+
+__all__ = ["SeededProblem", "best_scale", "seed_scale"]
+
+# A seeded solve's rounds: SMO for NEWTON_FIRST_BUDGET (then NEWTON_BUDGET) pair updates
+# per two variables, then Newton steps on the free variables until no bound blocks one
+# (at most NEWTON_STEPS); NEWTON_ROUNDS rounds at most. The first round lets the easy
+# solves (most of a grid) finish without a step; measured on svmguide1, pendigits and
+# housing folds, budgets of 2-8 and 1-2 are within the noise of each other. A round's
+# steps wait until the free block's factorisation, |F|^3 flops, is at most
+# NEWTON_WORK_RATIO times the pair updates so far times the variables (BLAS flops run
+# about that much faster than SMO's scans): 10 delayed housing's steps by rounds (a
+# 1.5x slower fold), 50-200 measured alike; an SVR fold of 800 noisy rows at C = 1e4
+# with 400 free variables took 0.7 s with the guard, 1.8 s without.
+cdef long NEWTON_FIRST_BUDGET = 4
+cdef long NEWTON_BUDGET = 1
+cdef int NEWTON_STEPS = 100000
+cdef int NEWTON_ROUNDS = 200
+cdef double NEWTON_WORK_RATIO = 100.0
+# ... and wait for this much SMO work in any case (pair updates times variables): a round
+# of steps has a fixed cost (Python, the factorisation's set-up) of about 0.1-1 ms, which small
+# problems' SMO passes undercut (heart_scale folds at C = 2^15: 400-1,000 updates of 216
+# variables took longer with steps than without).
+cdef double NEWTON_MIN_WORK = 2e6
+# A start along C keeps the bounded variables at the new bound (C / last C) where at
+# least this share of the support vectors were bounded (`seed_scale`): thresholds of
+# 0.5 to 0.85 measured within 2% of each other on svmguide1 and pendigits, 0.95 4% slower.
+cdef double BOUNDED_SHARE = 0.5
+cpdef double best_scale(double objective, double linear, double limit):
+    """The s in [0, limit] minimising f(s) = s^2 A + s B, given f(1) = `objective` and
+    B = `linear` (so A = objective - linear); `limit` where A is not positive or not
+    finite. The scale of every warm start along C (`svmx._warm_start` explains it).
+
+    Examples
+    --------
+    >>> best_scale(-3.0, -4.0, 4.0)  # A = 1, B = -4: s = 2
+    2.0
+    >>> best_scale(-7.0, -8.0, 2.0)  # s = 4, clipped to the box
+    2.0
+    """
+    cdef double quadratic = objective - linear
+    if not (isfinite(quadratic) and isfinite(linear)) or quadratic <= 0:
+        return limit
+    return min(max(-linear / (2.0 * quadratic), 0.0), limit)
+
+
+cpdef double seed_scale(double objective, double linear, double limit,
+                        double bounded_share):
+    """The factor on the last C's solution that starts the next C's solve: `limit`
+    (C / last C) where at least `BOUNDED_SHARE` of the support vectors were at the
+    last C's upper bound (`bounded_share`), else `best_scale`.
+
+    Scaled by C / last C, the bounded variables stay at the new bound, their G_bar
+    scales with them, and SMO moves only those that leave it; the objective's best
+    scale turns them all free at a value between the bounds, and SMO then moves most
+    of them back. Measured on LIBSVM's default grid (110 candidates, 5 folds, 1,000
+    rows): 19% less solve time on svmguide1 and pendigits than the best scale alone
+    (iterations after the first C: svmguide1 2,697 against 7,138 at C = 2^-3; pendigits
+    38,919 against 98,351), and less than C / last C everywhere (which costs 17%
+    more pair updates where the support vectors are free).
+
+    Examples
+    --------
+    >>> seed_scale(-3.0, -4.0, 4.0, 0.9)  # mostly bounded: the box's ratio
+    4.0
+    >>> seed_scale(-3.0, -4.0, 4.0, 0.2)  # mostly free: the best scale
+    2.0
+    """
+    if bounded_share >= BOUNDED_SHARE:
+        return limit
+    return best_scale(objective, linear, limit)
+
+
+cdef class SeededProblem:
+    """One SMO problem of a fold, solved for one C after another, each solve started
+    from the last solution scaled into the new box (`seed_scale`) when `seeded`.
+
+    The problem is min 0.5 a'Qa + p'a subject to y'a = 0 and 0 <= a_k <= C u_k, with
+    the variables in their original order here; its Q matrix (and so its kernel
+    cache) is kept from one solve to the next: it does not depend on C. The solver's
+    shrinking leaves Q's variables permuted, so each solve poses the problem in Q's
+    present order (`slot_order`) and puts the solution back.
+
+    Seeded, with no iteration limit and the Gram matrix at hand (`gram`, and each
+    variable's row of it, `gram_rows`), SMO runs in rounds (`NEWTON_FIRST_BUDGET`, then
+    `NEWTON_BUDGET` pair updates per two variables); a round that does not finish is
+    followed by Newton steps on the free variables (`svmx._free_set_newton`), and after
+    `NEWTON_ROUNDS` rounds SMO runs without a limit. Every solve ends at SMO's stopping
+    rule, at the same optimum within tol. A solve whose last solution is still optimal
+    (`still_optimal`) returns it without a pass.
+
+    The last solution's gradient G = Qa + p and G_bar are kept, so that no start pays a
+    kernel column per support vector to rebuild them: a start scaled by s has gradient
+    s (G - p) + p (`scaled_gradients`), and after Newton steps G and G_bar follow the
+    variables that moved through their rows of the Gram matrix (`follow_moves`), at the
+    float32 values the solver's Q holds.
+    """
+    def __cinit__(self, QMatrix Q, p, labels, unit_bounds, bint seeded, gram=None,
+                  gram_rows=None):
+        cdef Py_ssize_t n = len(p)
+        self.Q = Q
+        self.p = np.ascontiguousarray(p, dtype=np.float64)
+        self.labels = np.ascontiguousarray(labels, dtype=np.int8)
+        self.unit_bounds = np.ascontiguousarray(unit_bounds, dtype=np.float64)
+        self.alpha = np.zeros(n, dtype=np.float64)
+        self.slot_alpha = np.zeros(n, dtype=np.float64)
+        self.slot_bounds = np.zeros(n, dtype=np.float64)
+        self.slot_p = np.zeros(n, dtype=np.float64)
+        self.slot_labels = np.zeros(n, dtype=np.int8)
+        self.order = np.arange(n, dtype=np.intp)
+        self.G, self.G_bar = np.zeros(n, dtype=np.float64), np.zeros(n, dtype=np.float64)
+        self.slot_G = np.zeros(n, dtype=np.float64)
+        self.slot_G_bar = np.zeros(n, dtype=np.float64)
+        self.moved_from = np.zeros(n, dtype=np.float64)
+        self.has_gradients = False
+        self.seeded = seeded
+        self.solved = False
+        self.has_start = False
+        self.gram = gram
+        self.gram_rows = None if gram_rows is None else np.asarray(gram_rows, dtype=np.intp)
+
+    cdef void slot_order(self) noexcept:
+        """order[t] = the variable Q holds at slot t."""
+        cdef Py_ssize_t t, l
+        cdef SvcQ svc
+        cdef SvrQ svr
+        if isinstance(self.Q, SvcQ):
+            svc = <SvcQ> self.Q
+            for t in range(self.order.shape[0]):
+                self.order[t] = svc.kernel.original_index[t]
+        else:  # SvrQ: slot t is alpha (sign +1) or alpha* (sign -1) of row index[t]
+            svr = <SvrQ> self.Q
+            l = svr.l
+            for t in range(self.order.shape[0]):
+                self.order[t] = svr.index[t] + (0 if svr.sign[t] > 0 else l)
+
+    cdef double start_scale(self, double C) noexcept:
+        """The factor on the last solution that starts this solve (0: from zero)."""
+        cdef Py_ssize_t k
+        cdef double linear = 0.0, n_support = 0.0, n_bounded = 0.0
+        if not self.seeded or not self.solved or C < self.last_C:
+            return 0.0
+        for k in range(self.alpha.shape[0]):
+            linear += self.p[k] * self.alpha[k]
+            if self.alpha[k] > 0.0:
+                n_support += 1.0
+                n_bounded += self.alpha[k] >= self.last_C * self.unit_bounds[k]
+        return seed_scale(self.objective, linear, C / self.last_C,
+                          n_bounded / n_support if n_support > 0.0 else 0.0)
+
+    cdef bint still_optimal(self, double C) noexcept:
+        """Whether the last solution is this C's too: seeded, C no smaller, and no
+        variable at its upper bound. Then the box only grows away from the solution, no
+        variable changes side (free, or at 0), and the optimality gap is the one the last
+        solve stopped at: the solve would end where it starts, after computing its
+        gradient. (Separable pairs reach this from a moderate C on.)"""
+        cdef Py_ssize_t k
+        if not self.seeded or not self.solved or C < self.last_C:
+            return False
+        for k in range(self.alpha.shape[0]):
+            if self.alpha[k] >= self.last_C * self.unit_bounds[k]:
+                return False
+        return True
+
+    cdef bint newton_pays(self, double C, long n_iter) noexcept:
+        """Whether Newton steps may follow this round: the pair updates made so far
+        (n_iter times the n variables each scans) reach NEWTON_MIN_WORK, and the free
+        block's factorisation (|F|^3 flops) costs at most NEWTON_WORK_RATIO times them,
+        so a solve SMO would finish soon never pays for a factorisation (nor for the
+        fixed cost of a round of steps), and one it struggles with gets the steps."""
+        cdef Py_ssize_t k, n = self.alpha.shape[0]
+        cdef double n_free = 0.0, work
+        for k in range(n):
+            if 0.0 < self.alpha[k] < C * self.unit_bounds[k]:
+                n_free += 1.0
+        work = <double> n_iter * n
+        return work >= NEWTON_MIN_WORK and n_free * n_free * n_free <= NEWTON_WORK_RATIO * work
+
+    cdef bint pose(self, double C, double scale, bint keep_bounded=False) noexcept:
+        """The slots' problem for this C, started from `alpha` times `scale` (from zero
+        where the start, clipped into the box, breaks y'a = 0 beyond rounding, as
+        `Problem` drops such a seed); returns whether the start is the scaled one. With
+        `keep_bounded` (`scale` is C / last_C) the variables at the last C's upper bound
+        start at this C's, not an ulp below it as their product may fall."""
+        cdef Py_ssize_t t, k, n = self.alpha.shape[0]
+        cdef double value, total = 0.0, residual = 0.0
+        self.slot_order()
+        for t in range(n):
+            k = self.order[t]
+            self.slot_bounds[t] = C * self.unit_bounds[k]
+            self.slot_labels[t] = self.labels[k]
+            self.slot_p[t] = self.p[k]
+            value = min(max(self.alpha[k] * scale, 0.0), self.slot_bounds[t])
+            if keep_bounded and self.alpha[k] >= self.last_C * self.unit_bounds[k]:
+                value = self.slot_bounds[t]
+            self.slot_alpha[t] = value
+            total += value
+            residual += value if self.labels[k] > 0 else -value
+        if not isfinite(residual) or abs(residual) > 1e-10 * max(1.0, total):
+            self.slot_alpha[:] = 0.0
+            return False
+        return True
+
+    cdef bint scaled_gradients(self, double C, double scale) noexcept:
+        """The slots' G and G_bar at the posed start, `scale` times the last solution,
+        from the kept ones; False where they do not follow (then the solver computes
+        them). G is linear in a; G_bar is the last one times C / last_C where every
+        variable at its upper bound stays there, 0 where none does."""
+        cdef Py_ssize_t t, k, n = self.alpha.shape[0]
+        cdef bint was_upper, is_upper, all_stay = True, none_stay = True
+        if not self.has_gradients or scale <= 0.0:
+            return False
+        for t in range(n):
+            k = self.order[t]
+            was_upper = self.alpha[k] >= self.last_C * self.unit_bounds[k]
+            is_upper = self.slot_alpha[t] >= self.slot_bounds[t]
+            if is_upper and not was_upper:
+                return False
+            if was_upper:
+                all_stay &= is_upper
+                none_stay &= not is_upper
+            self.slot_G[t] = scale * (self.G[k] - self.p[k]) + self.p[k]
+        if not (all_stay or none_stay):
+            return False
+        for t in range(n):
+            self.slot_G_bar[t] = self.G_bar[self.order[t]] * (C / self.last_C) if all_stay \
+                else 0.0
+        return True
+
+    cdef void follow_moves(self, double C) except *:
+        """Update the kept G and G_bar for the moves of `alpha` from `moved_from` (at one
+        C): each variable that moved, or changed sides of its upper bound, adds its row
+        of the Gram matrix at Q's values, y_j y_k float32(K)."""
+        cdef const double[:, ::1] gram = self.gram
+        cdef const Py_ssize_t[::1] rows = self.gram_rows
+        cdef Py_ssize_t j, k, n = self.alpha.shape[0]
+        cdef double delta, bar, bound, q
+        cdef bint was_upper, is_upper
+        for j in range(n):
+            bound = C * self.unit_bounds[j]
+            delta = self.alpha[j] - self.moved_from[j]
+            was_upper = self.moved_from[j] >= bound
+            is_upper = self.alpha[j] >= bound
+            bar = 0.0 if was_upper == is_upper else (bound if is_upper else -bound)
+            if delta == 0.0 and bar == 0.0:
+                continue
+            for k in range(n):
+                q = self.labels[j] * self.labels[k] * <double> <float> gram[rows[j], rows[k]]
+                self.G[k] += delta * q
+                self.G_bar[k] += bar * q
+
+    cdef SolutionInfo solve(self, double C, double tol, bint shrinking, long max_iter,
+                            bint check_signals) except *:
+        cdef SolutionInfo info
+        cdef Solver solver = Solver()
+        cdef Gradients gradients
+        cdef Py_ssize_t t, k, n = self.alpha.shape[0]
+        cdef double scale
+        cdef long n_iter = 0, limit
+        cdef int rounds = 0
+        cdef bint newton = self.seeded and self.gram is not None and max_iter < 0
+        if self.has_start:  # `start_from`'s point: the solver computes its gradient
+            self.has_start = False
+            gradients.near_optimum = self.pose(C, 1.0)
+            gradients.given = False
+        elif self.still_optimal(C):
+            info.obj, info.rho, info.r, info.n_iter = self.objective, self.rho, 0.0, 0
+            info.n_kernel_rows, info.status = 0, SOLVE_OK
+            self.last_C = C
+            return info
+        else:
+            scale = self.start_scale(C)
+            gradients.given = (self.pose(C, scale, self.solved and scale == C / self.last_C)
+                               and self.scaled_gradients(C, scale))
+            gradients.near_optimum = False
+        gradients.G, gradients.G_bar = &self.slot_G[0], &self.slot_G_bar[0]
+        while True:
+            limit = max_iter
+            if newton and rounds < NEWTON_ROUNDS:  # the first round lets easy solves finish
+                limit = max(n * (NEWTON_FIRST_BUDGET if rounds == 0 else NEWTON_BUDGET) // 2,
+                            100)
+            with nogil:
+                solver.solve(<int> n, self.Q, &self.slot_p[0], &self.slot_labels[0],
+                             &self.slot_alpha[0], &self.slot_bounds[0], tol, shrinking,
+                             limit, check_signals, &info, NULL, &gradients)
+            self.has_gradients = False
+            raise_for_status(info.status)
+            n_iter += info.n_iter
+            for t in range(n):
+                k = self.order[t]
+                self.alpha[k] = self.slot_alpha[t]
+                self.G[k], self.G_bar[k] = self.slot_G[t], self.slot_G_bar[t]
+            self.has_gradients = True
+            if info.status != SOLVE_MAX_ITER or limit == max_iter:
+                break
+            if self.newton_pays(C, n_iter):
+                self.moved_from[:] = self.alpha
+                self.has_gradients = False  # until G follows the steps' moves
+                newton_steps(self.gram, self.gram_rows, np.asarray(self.labels),
+                             np.asarray(self.p), C * np.asarray(self.unit_bounds),
+                             np.asarray(self.alpha), NEWTON_STEPS)
+                self.follow_moves(C)
+                self.has_gradients = True
+            gradients.given = self.pose(C, 1.0) and self.has_gradients
+            for t in range(n):
+                k = self.order[t]
+                self.slot_G[t], self.slot_G_bar[t] = self.G[k], self.G_bar[k]
+            rounds += 1
+        info.n_iter = n_iter
+        self.objective, self.rho, self.last_C, self.solved = info.obj, info.rho, C, True
+        return info
+
+    cdef void start_from(self, const double[::1] source, const Py_ssize_t[::1] source_rows,
+                         double[::1] scratch, double C) noexcept:
+        """Start the next solve (for C) from another fold's solution of this pair at C:
+        `source` over the Gram rows `source_rows`, zero on the rows only this fold
+        trains on, clipped to this fold's box, and the class with the larger sum cut
+        by the excess (whole alphas, free ones first), so that y'a = 0 (Wen et al.,
+        AAAI 2017: folds share most of their rows, and so most of their solution).
+        `scratch` (one zero per Gram row) is left as it was found."""
+        cdef const Py_ssize_t[::1] rows = self.gram_rows
+        cdef Py_ssize_t k, n = self.alpha.shape[0]
+        cdef double excess = 0.0, bound, cut
+        cdef int side, pass_number
+        for k in range(source.shape[0]):
+            scratch[source_rows[k]] = source[k]
+        for k in range(n):
+            bound = C * self.unit_bounds[k]
+            self.alpha[k] = min(max(scratch[rows[k]], 0.0), bound)
+            excess += self.alpha[k] * self.labels[k]
+        for k in range(source.shape[0]):
+            scratch[source_rows[k]] = 0.0
+        side = 1 if excess > 0.0 else -1
+        excess = abs(excess)
+        for pass_number in range(2):  # free alphas, then bounded ones
+            for k in range(n):
+                if excess <= 0.0:
+                    break
+                if self.labels[k] != side or self.alpha[k] <= 0.0:
+                    continue
+                if (self.alpha[k] < C * self.unit_bounds[k]) != (pass_number == 0):
+                    continue
+                cut = min(excess, self.alpha[k])
+                self.alpha[k] -= cut
+                excess -= cut
+        self.has_start = True
+        self.has_gradients = False
+
+    def kept_gradients(self):
+        """Copies of the kept G and G_bar (the variables' order), or None before a solve."""
+        if not self.has_gradients:
+            return None
+        return np.array(self.G), np.array(self.G_bar)
