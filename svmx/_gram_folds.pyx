@@ -25,9 +25,9 @@ from svmx._engine.solver cimport SOLVE_OK, SolutionInfo
 from svmx._seeded_problem cimport SeededProblem
 from svmx._solve_status cimport on_main_thread
 
-from svmx._seeded_problem import best_scale, seed_scale
+from svmx._seeded_problem import best_scale
 
-__all__ = ["ClassifierFold", "RegressorFold", "best_scale", "seed_scale"]
+__all__ = ["ClassifierFold", "RegressorFold", "best_scale"]
 
 # The engine's kernel type of a precomputed Gram matrix (svmx._specs.KERNEL_TYPES).
 cdef int PRECOMPUTED_KERNEL = 4
@@ -214,21 +214,25 @@ cdef class ClassifierFold:
         cdef Py_ssize_t[::1] counts = np.zeros(k, dtype=np.intp)
         for c in range(k):
             class_weights = self.class_weights(c)
-            counts[c] = support_first(class_weights, columns[n_support:], start)
+            counts[c] = support_first(class_weights, columns[n_support:], start, False)
             weights.append(class_weights)
             n_support += counts[c]
             start += len(self.class_positions[c])
         if m == 0 or n_support == 0:
             return np.asarray(values)
+        support_block = None
         if n_support <= GATHER_SHARE * n_rows:
+            start, s = 0, 0
+            for c in range(k):  # the support vectors' weights to the front
+                support_first(weights[c], columns[s:], start, True)
+                start += len(self.class_positions[c])
+                s += counts[c]
             support_block = np.empty((m, n_support), dtype=np.float64)
             for r in range(m):
                 for s in range(n_support):
                     support_block[r, s] = block[r, columns[s]]
         else:
-            support_block = None
-            for c in range(k):  # every row's weights, in place again
-                weights[c] = self.class_weights(c)
+            for c in range(k):
                 counts[c] = len(self.class_positions[c])
         products = np.empty((m, width), dtype=np.float64)
         ld = <int> (n_support if support_block is not None else n_rows)
@@ -277,9 +281,10 @@ cdef class ClassifierFold:
 
 
 cdef Py_ssize_t support_first(double[:, ::1] weights, Py_ssize_t[::1] columns,
-                              Py_ssize_t start) noexcept:
-    """Move the rows of `weights` with a nonzero entry (the support vectors) to its
-    front, in order; `columns` receives their positions plus `start`. Returns how many."""
+                              Py_ssize_t start, bint move) noexcept:
+    """The rows of `weights` with a nonzero entry (the support vectors): `columns`
+    receives their positions plus `start`, and with `move` they go to the front of
+    `weights`, in order. Returns how many."""
     cdef Py_ssize_t t, q, kept = 0
     cdef bint nonzero
     for t in range(weights.shape[0]):
@@ -288,7 +293,7 @@ cdef Py_ssize_t support_first(double[:, ::1] weights, Py_ssize_t[::1] columns,
             nonzero |= weights[t, q] != 0.0
         if not nonzero:
             continue
-        if kept != t:
+        if move and kept != t:
             for q in range(weights.shape[1]):
                 weights[kept, q] = weights[t, q]
         columns[kept] = start + t
