@@ -10,6 +10,8 @@ SMO alternates with Newton steps on the free variables where it struggles.
 
 import numpy as np
 
+cimport cython
+
 from libc.math cimport isfinite
 
 from svmx._engine.qmatrix cimport QMatrix, SvcQ, SvrQ
@@ -245,14 +247,19 @@ cdef class SeededProblem:
                 else 0.0
         return True
 
+    @cython.boundscheck(False)
+    @cython.wraparound(False)
     cdef void follow_moves(self, double C) except *:
         """Update the kept G and G_bar for the moves of `alpha` from `moved_from` (at one
         C): each variable that moved, or changed sides of its upper bound, adds its row
         of the Gram matrix at Q's values, y_j y_k float32(K)."""
         cdef const double[:, ::1] gram = self.gram
         cdef const Py_ssize_t[::1] rows = self.gram_rows
+        cdef const signed char[::1] labels = self.labels
+        cdef double[::1] G = self.G, G_bar = self.G_bar
         cdef Py_ssize_t j, k, n = self.alpha.shape[0]
         cdef double delta, bar, bound, q
+        cdef const double* row
         cdef bint was_upper, is_upper
         for j in range(n):
             bound = C * self.unit_bounds[j]
@@ -262,10 +269,13 @@ cdef class SeededProblem:
             bar = 0.0 if was_upper == is_upper else (bound if is_upper else -bound)
             if delta == 0.0 and bar == 0.0:
                 continue
+            row = &gram[rows[j], 0]
+            delta *= labels[j]
+            bar *= labels[j]
             for k in range(n):
-                q = self.labels[j] * self.labels[k] * <double> <float> gram[rows[j], rows[k]]
-                self.G[k] += delta * q
-                self.G_bar[k] += bar * q
+                q = labels[k] * <double> <float> row[rows[k]]
+                G[k] += delta * q
+                G_bar[k] += bar * q
 
     cdef SolutionInfo solve(self, double C, double tol, bint shrinking, long max_iter,
                             bint check_signals) except *:

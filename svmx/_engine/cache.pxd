@@ -30,6 +30,8 @@ cdef class KernelCache:
     # lru_next[l] is the least recently used column.
     cdef int* lru_prev
     cdef int* lru_next
+    # How many columns are linked (cached with a nonzero length).
+    cdef int n_linked
     # Slab mode (the budget holds the whole matrix): the block of l slots of l floats the
     # columns live in, each in its own slot (swapped with it); None otherwise (a malloc
     # per column).
@@ -40,3 +42,4 @@ cdef class KernelCache:
     cdef void unlink(self, int index) noexcept nogil
     cdef void append(self, int index) noexcept nogil
     cdef void evict(self, int index) noexcept nogil
+    cdef void swap_in_column(self, int node, int i, int j) noexcept nogil

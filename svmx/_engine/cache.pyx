@@ -15,6 +15,11 @@ from libc.stdlib cimport calloc, free, malloc, realloc
 import numpy as np
 
 
+# `KernelCache.swap_index` passes over the column index in order where at least one column
+# in this many is cached, else along the linked list of cached columns.
+cdef int SCAN_BY_INDEX_SHARE = 4
+
+
 cdef int check_index(Py_ssize_t index, int l, str name) except -1:
     if not 0 <= index < l:
         raise IndexError(f"{name} {index} is out of range for {l} columns")
@@ -194,6 +199,7 @@ cdef class KernelCache:
     cdef void unlink(self, int index) noexcept nogil:
         self.lru_next[self.lru_prev[index]] = self.lru_next[index]
         self.lru_prev[self.lru_next[index]] = self.lru_prev[index]
+        self.n_linked -= 1
 
     cdef void append(self, int index) noexcept nogil:
         # Insert as the most recently used: just before the sentinel.
@@ -202,6 +208,7 @@ cdef class KernelCache:
         self.lru_prev[index] = self.lru_prev[sentinel]
         self.lru_next[self.lru_prev[sentinel]] = index
         self.lru_prev[sentinel] = index
+        self.n_linked += 1
 
     cdef void evict(self, int index) noexcept nogil:
         self.unlink(index)
@@ -248,7 +255,6 @@ cdef class KernelCache:
         """Swap rows and columns `i` and `j` of every cached column."""
         cdef int node, following, held_length
         cdef float* held_data
-        cdef float held_value
         if i == j:
             return
         if self.column_length[i]:
@@ -267,18 +273,32 @@ cdef class KernelCache:
             self.append(j)
         if i > j:
             i, j = j, i
+        if self.n_linked * SCAN_BY_INDEX_SHARE >= self.l:
+            # Most columns are cached: a pass over the index array in order reads
+            # memory in sequence where the linked list jumps (the same swaps and
+            # evictions, in another order).
+            for node in range(self.l):
+                self.swap_in_column(node, i, j)
+            return
         node = self.lru_next[self.l]
         while node != self.l:
             following = self.lru_next[node]
-            if self.column_length[node] > i:
-                if self.column_length[node] > j:
-                    held_value = self.column_data[node][i]
-                    self.column_data[node][i] = self.column_data[node][j]
-                    self.column_data[node][j] = held_value
-                else:
-                    # The column covers i but not j: it cannot be kept consistent.
-                    self.evict(node)
+            self.swap_in_column(node, i, j)
             node = following
+
+    cdef inline void swap_in_column(self, int node, int i, int j) noexcept nogil:
+        """Swap entries i < j of column `node` where it covers both; evict it where it
+        covers i but not j (it cannot be kept consistent)."""
+        cdef float held_value
+        cdef float* data
+        if self.column_length[node] > i:
+            if self.column_length[node] > j:
+                data = self.column_data[node]
+                held_value = data[i]
+                data[i] = data[j]
+                data[j] = held_value
+            else:
+                self.evict(node)
 
     # Python-visible inspection surface, for tests and debugging. Each method
     # checks its arguments and then calls the C-level method above, so the
