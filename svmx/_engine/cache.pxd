@@ -36,10 +36,21 @@ cdef class KernelCache:
     # columns live in, each in its own slot (swapped with it); None otherwise (a malloc
     # per column).
     cdef CacheMemory memory
+    # The swaps not yet applied to every column (swap_index logs them; a column takes
+    # them when next read, all columns when the log is full or the budget runs short):
+    # swap s (log_base <= s < n_swaps) exchanged entries swap_low[s - log_base] <
+    # swap_high[s - log_base]; column k has taken the swaps before column_swaps[k].
+    cdef int* swap_low
+    cdef int* swap_high
+    cdef Py_ssize_t* column_swaps
+    cdef Py_ssize_t n_swaps
+    cdef Py_ssize_t log_base
+    cdef Py_ssize_t log_capacity
 
     cdef int get_data(self, int index, float** data, int length) noexcept nogil
     cdef void swap_index(self, int i, int j) noexcept nogil
     cdef void unlink(self, int index) noexcept nogil
     cdef void append(self, int index) noexcept nogil
     cdef void evict(self, int index) noexcept nogil
-    cdef void swap_in_column(self, int node, int i, int j) noexcept nogil
+    cdef void catch_up(self, int node) noexcept nogil
+    cdef void catch_up_all(self) noexcept nogil

@@ -357,6 +357,49 @@ def test_cache_matches_a_reference_model(scenario, shared_memory):
             )
 
 
+@st.composite
+def long_cache_scenarios(draw):
+    """Runs long enough to fill the swap log (64 swaps for these sizes) more than once."""
+    l = draw(st.integers(2, 12))  # noqa: E741
+    floats = draw(st.integers(0, l * l + 3))
+    index = st.integers(0, l - 1)
+    operation = st.one_of(
+        st.tuples(st.just("request"), index, st.integers(0, l)),
+        st.tuples(st.just("swap"), index, index),
+    )
+    return l, floats, draw(st.lists(operation, min_size=20, max_size=300))
+
+
+@settings(max_examples=150, deadline=None)
+@given(long_cache_scenarios(), st.booleans())
+def test_logged_swaps_reach_each_column_as_the_solver_reads_it(scenario, shared_memory):
+    """Without inspection between operations (which applies every logged swap), only the
+    requests and fills the solver makes: each request must find the start LIBSVM's eager
+    swaps give, and the columns at the end the entries of the permuted matrix."""
+    l, floats, operations = scenario  # noqa: E741
+    memories = dirtied_memories(l) if shared_memory else None
+    cache = KernelCache(l, budget_bytes(l, floats), memories)
+    model = ModelCache(l, max(floats, 2 * l))
+    matrix = entry_matrix(l)
+    permutation = np.arange(l)
+    for name, a, b in operations:
+        if name == "request":
+            start = cache.request(a, b)
+            assert start == model.request(a, b)
+            if start < b:
+                current = matrix[np.ix_(permutation, permutation)]
+                cache.fill(a, current[start:b, a], start)
+        else:
+            cache.swap(a, b)
+            model.swap(a, b)
+            permutation[[a, b]] = permutation[[b, a]]
+    assert cache.lru_order() == model.order
+    assert cache.free_floats == model.free
+    current = matrix[np.ix_(permutation, permutation)]
+    for index in range(l):
+        np.testing.assert_array_equal(cache.column(index), current[: model.length[index], index])
+
+
 # --- slab mode: one block of columns, handed from cache to cache ---------------------------------
 
 
