@@ -16,7 +16,7 @@ sums of their predictions.
 
 import numpy as np
 
-from scipy.linalg.cython_blas cimport dgemm
+from scipy.linalg.cython_blas cimport dgemm, dgemv
 
 from svmx._engine.gram_rows cimport GramRows
 from svmx._engine.kernel cimport Kernel
@@ -31,9 +31,13 @@ __all__ = ["ClassifierFold", "RegressorFold", "best_scale"]
 
 # The engine's kernel type of a precomputed Gram matrix (svmx._specs.KERNEL_TYPES).
 cdef int PRECOMPUTED_KERNEL = 4
-# Held-out decision values gather the support vectors' kernel columns where they are at
-# most this share of a fold's rows (`ClassifierFold.decision_values`).
-cdef double GATHER_SHARE = 0.75
+# Held-out decision values gather the support vectors' kernel columns (an element copy
+# each) where that costs less than multiplying the others' zero coefficients: a
+# gathered entry costs about GATHER_COST of the product's multiply-adds
+# (`ClassifierFold.decision_values`). Measured on folds of pendigits (9 columns of
+# coefficients) and svmguide1 (1): the two break even near half and a tenth of the
+# rows being support vectors.
+cdef double GATHER_COST = 8.0
 
 
 cdef Kernel gram_kernel(const double[:, ::1] gram, positions):
@@ -183,7 +187,8 @@ cdef class ClassifierFold:
         DGEMM per class, k - 1 columns each, where one product with `dual_coef` would
         multiply zeros in all but 2 of its k row groups, and in every row that is no
         support vector). The support vectors' columns are gathered once, where they
-        are at most `GATHER_SHARE` of the rows.
+        are few enough (`GATHER_COST`); with two classes, each product is a matrix-vector
+        one.
         """
         cdef const double[:, ::1] block = np.ascontiguousarray(kernel_block,
                                                                dtype=np.float64)
@@ -195,7 +200,7 @@ cdef class ClassifierFold:
         cdef Py_ssize_t[::1] columns = np.empty(n_rows, dtype=np.intp)
         cdef int m_int = <int> m, ld, width_int = <int> width, n_int
         cdef double one = 1.0, zero = 0.0
-        cdef char no = b"N"
+        cdef char no = b"N", transposed = b"T"
         if n_rows != sum(len(rows) for rows in self.class_positions):
             raise ValueError(f"kernel_block must have one column per training row "
                              f"({sum(len(rows) for rows in self.class_positions)}); "
@@ -208,8 +213,8 @@ cdef class ClassifierFold:
             for r in range(m):
                 values[r, number] = -rho
         # Each class's support vectors: their coefficients (the first rows of its
-        # weights) and their columns in the block, gathered where they are at most
-        # GATHER_SHARE of the rows (else the product runs over every row, the zeros too).
+        # weights) and their columns in the block, gathered where they are few enough
+        # (GATHER_COST; else the product runs over every row, the zeros too).
         weights = []
         cdef Py_ssize_t[::1] counts = np.zeros(k, dtype=np.intp)
         for c in range(k):
@@ -221,7 +226,7 @@ cdef class ClassifierFold:
         if m == 0 or n_support == 0:
             return np.asarray(values)
         support_block = None
-        if n_support <= GATHER_SHARE * n_rows:
+        if n_support * (GATHER_COST + width) <= <double> n_rows * width:
             start, s = 0, 0
             for c in range(k):  # the support vectors' weights to the front
                 support_first(weights[c], columns[s:], start, True)
@@ -246,10 +251,16 @@ cdef class ClassifierFold:
             # products (m x width, row-major) = support_block[:, start:start + n_c]
             # @ weights[:n_c], as column-major BLAS sees it: products^T = weights^T
             # support_block[:, ...]^T.
-            dgemm(&no, &no, &width_int, &m_int, &n_int, &one,
-                  &class_weights[0, 0], &width_int,
-                  &support_block[0, start] if support_block is not None else &block[0, start],
-                  &ld, &zero, &products[0, 0], &width_int)
+            if width == 1:  # products = block[:, start:start + n_c] @ weights[:n_c, 0]
+                dgemv(&transposed, &n_int, &m_int, &one,
+                      &support_block[0, start] if support_block is not None
+                      else &block[0, start], &ld, &class_weights[0, 0], &width_int, &zero,
+                      &products[0, 0], &width_int)
+            else:
+                dgemm(&no, &no, &width_int, &m_int, &n_int, &one,
+                      &class_weights[0, 0], &width_int,
+                      &support_block[0, start] if support_block is not None
+                      else &block[0, start], &ld, &zero, &products[0, 0], &width_int)
             for d in range(k):
                 if d == c:
                     continue

@@ -32,10 +32,11 @@ C_PATH = [2.0 ** e for e in range(-5, 16, 2)]
 SOLVE = (1e-3, True, -1, 200.0 * 2**20)  # tol, shrinking, max_iter, cache bytes
 
 
-def _blobs(n_classes=3, rows=180, seed=0):
-    """Overlapping Gaussian classes: some pairs easy, some with bounded alphas."""
+def _blobs(n_classes=3, rows=180, seed=0, spread=1.5):
+    """Overlapping Gaussian classes (apart with a large `spread`): some pairs easy, some
+    with bounded alphas."""
     rng = np.random.default_rng(seed)
-    centres = rng.normal(scale=1.5, size=(n_classes, 4))
+    centres = rng.normal(scale=spread, size=(n_classes, 4))
     y = np.arange(rows) % n_classes
     return centres[y] + rng.normal(size=(rows, 4)), y * 10 + 1  # labels 1, 11, 21, ...
 
@@ -365,18 +366,27 @@ def test_real_data_search_along_c_picks_the_plain_searchs_candidate(name, rows):
     assert along_c.best_params_ == plain.best_params_
 
 
-@pytest.mark.parametrize("C", [1.0, 0.01, 1000.0])  # the support vectors gathered or not
-def test_decision_values_take_one_kernel_column_per_training_row(C):
-    X, y = _blobs()
-    K = gram_matrix(X, KernelSpec.named("rbf", gamma=0.2))
+@pytest.mark.parametrize("n_classes", [2, 3])  # a matrix-vector product per class, or not
+@pytest.mark.parametrize("C, gamma, separated, gathered", [
+    (1.0, 0.2, False, False), (0.01, 0.2, False, False), (1000.0, 0.2, False, False),
+    (1000.0, 0.01, True, True),  # few support vectors: their columns gathered
+])
+def test_decision_values_take_one_kernel_column_per_training_row(n_classes, C, gamma,
+                                                                 separated, gathered):
+    X, y = _blobs(n_classes=n_classes, spread=8.0 if separated else 1.5)
+    K = gram_matrix(X, KernelSpec.named("rbf", gamma=gamma))
     train, test = _split(len(y))
     fold = _classifier_fold(K, y, train, seeded=True)
     fold.solve(C, *SOLVE)
+    n_support = np.count_nonzero(np.abs(fold.dual_coef()).sum(axis=1))
+    width = n_classes - 1  # the product's columns of coefficients per class
+    assert (n_support * (8.0 + width) <= train.size * width) == gathered  # GATHER_COST 8
     block = K[np.ix_(test, fold.training_rows)]
     rho = -fold.decision_values(np.zeros((1, train.size)))[0]  # each pair's offset
     expected = block @ fold.dual_coef() - rho  # one product with the (rows, pairs) matrix
     np.testing.assert_allclose(fold.decision_values(block), expected, rtol=0, atol=1e-12)
-    assert fold.decision_values(block[:0]).shape == (0, 3)
+    n_pairs = n_classes * (n_classes - 1) // 2
+    assert fold.decision_values(block[:0]).shape == (0, n_pairs)
     with pytest.raises(ValueError, match="one column per training row"):
         fold.decision_values(block[:, 1:])
 
