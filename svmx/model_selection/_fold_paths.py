@@ -190,16 +190,19 @@ def _regressor_fold(model: Any, gram: np.ndarray, train: np.ndarray, y_train: An
 
 def scores_along_c(estimator: Any, gram: np.ndarray, y: Any, split: tuple,
                    candidates: list[dict[str, Any]], scorer: Any, kernel: Any,
-                   options: FitOptions, starts: FoldStarts | None = None
-                   ) -> list[dict[str, Any]]:
+                   options: FitOptions, starts: FoldStarts | None = None,
+                   rank: np.ndarray | None = None) -> list[dict[str, Any]]:
     """Fit and score every candidate (in increasing C) on one fold of the Gram matrix.
 
     ``scorer`` is a metric of predictions (``scorer(model, rows, y)`` calls only
     ``model.predict(rows)``); ``starts`` is shared by the folds of one Gram matrix
-    (`FoldStarts`). Returns, per candidate, what
-    `svmx.model_selection._validation.fit_and_score` returns.
+    (`FoldStarts`); ``rank`` maps each sample to its row of `gram` where that is
+    computed over the samples in another order (by default, sample i is row i).
+    Returns, per candidate, what `svmx.model_selection._validation.fit_and_score`
+    returns.
     """
     train, test = (np.asarray(rows, dtype=np.intp) for rows in split)
+    at_train, at_test = (train, test) if rank is None else (rank[train], rank[test])
     n_samples = gram.shape[0]
     model = clone(estimator).set_params(**candidates[0])
     seeded = warm_starts_apply(model.max_iter, kernel)
@@ -213,9 +216,9 @@ def scores_along_c(estimator: Any, gram: np.ndarray, y: Any, split: tuple,
         def fit() -> None:
             model._validate_parameters()
             if fold.fold is None:  # the fold's first fit poses it (a failure is recorded)
-                fold.pose(model, train, y_train, weights, seeded)
+                fold.pose(model, at_train, y_train, weights, seeded)
             fold.solve(float(model.C), starts)
 
-        outcomes.append(score_fit(fold, fit, (train, y_train, train), (test, y_test, test),
-                                  n_samples, scorer, options))
+        outcomes.append(score_fit(fold, fit, (at_train, y_train, train),
+                                  (at_test, y_test, test), n_samples, scorer, options))
     return outcomes
