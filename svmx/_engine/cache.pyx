@@ -29,6 +29,9 @@ import numpy as np
 # read after a full log's swaps takes at most about that many passes over its length.
 cdef Py_ssize_t LOG_PER_COLUMN = 1
 cdef Py_ssize_t MIN_LOG = 64
+# `KernelCache.catch_up_all` passes over the column index in order where at least one
+# column in this many is cached, else along the linked list of cached columns.
+cdef int SCAN_BY_INDEX_SHARE = 4
 
 
 cdef int check_index(Py_ssize_t index, int l, str name) except -1:
@@ -330,11 +333,21 @@ cdef class KernelCache:
         self.column_swaps[node] = self.n_swaps
 
     cdef void catch_up_all(self) noexcept nogil:
-        """Apply the logged swaps to every column (in index order: memory in sequence)
-        and empty the log."""
-        cdef int node
-        for node in range(self.l):
-            self.catch_up(node)
+        """Apply the logged swaps to every cached column and empty the log: over the
+        column index in order where at least one column in SCAN_BY_INDEX_SHARE is
+        cached (memory in sequence), else along the list of cached columns."""
+        cdef int node, following
+        if self.n_swaps == self.log_base:
+            return
+        if self.n_linked * SCAN_BY_INDEX_SHARE >= self.l:
+            for node in range(self.l):
+                self.catch_up(node)
+        else:
+            node = self.lru_next[self.l]
+            while node != self.l:
+                following = self.lru_next[node]  # catch_up may evict (unlink) the node
+                self.catch_up(node)
+                node = following
         self.log_base = self.n_swaps
 
     # Python-visible inspection surface, for tests and debugging. Each method
