@@ -18,6 +18,7 @@ import numpy as np
 
 from scipy.linalg.cython_blas cimport dgemm, dgemv
 
+from svmx._engine.cache cimport CacheMemories
 from svmx._engine.gram_rows cimport GramRows
 from svmx._engine.kernel cimport Kernel
 from svmx._engine.qmatrix cimport SvcQ, SvrQ
@@ -83,6 +84,7 @@ cdef class ClassifierFold:
     cdef const double[:, ::1] gram
     cdef list class_positions, pairs, positions, labels, unit_bounds, problems
     cdef bint seeded
+    cdef CacheMemories memories
 
     def __init__(self, const double[:, ::1] gram, list class_positions, list class_bounds,
                  bint seeded):
@@ -101,6 +103,9 @@ cdef class ClassifierFold:
                 self.unit_bounds.append(np.concatenate([class_bounds[i], class_bounds[j]])
                                         .astype(np.float64))
         self.problems = [None] * len(self.pairs)
+        # Every pair's cache lives as long as the fold: one block each where its budget
+        # holds its matrix (slab mode), instead of a malloc per kernel column.
+        self.memories = CacheMemories(max(len(self.pairs), 1), 0)
 
     def solve(self, double C, double tol, bint shrinking, long max_iter, double cache_bytes,
               tuple start=None):
@@ -122,7 +127,8 @@ cdef class ClassifierFold:
             # fresh problem in its original order: the fresh fit's solve exactly.
             if self.problems[number] is None or not self.seeded:
                 labels = self.labels[number]
-                Q = SvcQ(gram_kernel(self.gram, self.positions[number]), labels, cache_bytes)
+                Q = SvcQ(gram_kernel(self.gram, self.positions[number]), labels, cache_bytes,
+                         self.memories)
                 self.problems[number] = SeededProblem(
                     Q, np.full(len(labels), -1.0), labels, self.unit_bounds[number],
                     self.seeded, np.asarray(self.gram), self.positions[number])
@@ -362,7 +368,8 @@ cdef class RegressorFold:
         cdef Py_ssize_t l = len(self.positions)
         if self.problem is None or not self.seeded:
             self.problem = SeededProblem(
-                SvrQ(gram_kernel(self.gram, self.positions), cache_bytes),
+                SvrQ(gram_kernel(self.gram, self.positions), cache_bytes,
+                     CacheMemories(1, 0)),  # one block where it holds the matrix
                 np.concatenate([self.epsilon - self.targets, self.epsilon + self.targets]),
                 np.concatenate([np.ones(l, np.int8), -np.ones(l, np.int8)]),
                 np.concatenate([self.unit_bounds, self.unit_bounds]), self.seeded,
