@@ -27,6 +27,7 @@ import numpy as np
 
 from svmx import _libsvm
 from svmx._base import warn_stopped_early
+from svmx._constraints import validate_params
 from svmx._layout import vote
 from svmx._validation import validate_sample_weight, validate_targets
 from svmx._warm_start import warm_starts_apply
@@ -210,11 +211,27 @@ def scores_along_c(estimator: Any, gram: np.ndarray, y: Any, split: tuple,
     y_train, y_test = take_rows(y, train), take_rows(y, test)
     fold = FoldAlongC(gram)
     outcomes = []
+    # The candidates of a group set the same few parameters: once every parameter has
+    # passed validation, each fit checks only those it changes, and plain parameters
+    # are set as set_params sets them (its deep get_params costs as much as a solve).
+    names = set(model.get_params(deep=False))
+    constraints = model._parameter_constraints
+    validated = False
     for candidate in candidates:
-        model.set_params(**candidate)
+        if names.issuperset(candidate):
+            for name, value in candidate.items():
+                setattr(model, name, value)
+        else:
+            model.set_params(**candidate)
 
-        def fit() -> None:
-            model._validate_parameters()
+        def fit(changed=candidate) -> None:
+            nonlocal validated
+            if validated:
+                validate_params(model, {name: constraints[name] for name in changed
+                                        if name in constraints})
+            else:
+                model._validate_parameters()
+                validated = True
             if fold.fold is None:  # the fold's first fit poses it (a failure is recorded)
                 fold.pose(model, at_train, y_train, weights, seeded)
             fold.solve(float(model.C), starts)
