@@ -229,3 +229,25 @@ def test_bench_grid_cli_compares_with_grid_py(tmp_path):
         assert rows["svmx grid -j 1"][4] == "yes" and float(rows["svmx grid -j 1"][5]) == 0
         # A row of 270 on the margin (printed to 4 digits).
         assert all(float(rows[name][5]) <= 100.0 / 270 + 1e-3 for name in searches)
+
+
+def test_bench_grid_reports_ratios_best_parameters_and_score_gaps(tmp_path):
+    if not (SHARED_DATA_DIR / "svmguide1").is_file():
+        pytest.skip("../shared/data/svmguide1 not found: the data is only on the team's "
+                    "machines")
+    result = _run_script(["benchmarks/bench_grid.py", "--quick", "--datasets", "svmguide1",
+                          "--jobs", "1", "--repeats", "2"], tmp_path)
+    # Exit status 1 says a target was missed; anything else is a failure of the script.
+    assert result.returncode in (0, 1), result.stderr[-2000:]
+    assert result.stdout.startswith("machine: ")
+    assert "fastest of 2 runs" in result.stdout
+    row = next(_cells(line) for line in result.stdout.splitlines()
+               if line.startswith("| svmguide1 |"))
+    assert row[1] == "300 x 4"
+    sklearn_seconds, cold_seconds, seconds, peer_ratio, cold_ratio = map(float, row[2:7])
+    assert min(sklearn_seconds, cold_seconds, seconds) > 0
+    # The times are printed to the millisecond, the ratios to one decimal.
+    assert peer_ratio == pytest.approx(sklearn_seconds / seconds, rel=0.1, abs=0.06)
+    assert cold_ratio == pytest.approx(cold_seconds / seconds, rel=0.1, abs=0.06)
+    assert row[7].startswith("yes") and float(row[8]) <= 0.01
+    assert row[9] == ("met" if result.returncode == 0 else "NOT met")
