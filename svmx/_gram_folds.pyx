@@ -85,6 +85,10 @@ cdef class ClassifierFold:
     cdef list class_positions, pairs, positions, labels, unit_bounds, problems
     cdef bint seeded
     cdef CacheMemories memories
+    cdef readonly bint changed
+    """bool : Whether the last `solve` moved any pair's solution (False where every
+    pair's last solution was still optimal): the decision values are then those
+    before it."""
 
     def __init__(self, const double[:, ::1] gram, list class_positions, list class_bounds,
                  bint seeded):
@@ -116,7 +120,7 @@ cdef class ClassifierFold:
         cdef Py_ssize_t number
         cdef SolutionInfo info
         cdef SeededProblem problem
-        cdef bint stopped_early = False, check_signals = on_main_thread()
+        cdef bint stopped_early = False, check_signals = on_main_thread(), changed = False
         cdef double[::1] scratch = None
         n_iter = np.zeros(len(self.pairs), dtype=np.int64)
         if (start is not None and self.seeded and start[0] == C
@@ -139,6 +143,8 @@ cdef class ClassifierFold:
             info = problem.solve(C, tol, shrinking, max_iter, check_signals)
             n_iter[number] = info.n_iter
             stopped_early |= info.status != SOLVE_OK
+            changed |= not problem.kept
+        self.changed = changed
         return n_iter, bool(stopped_early)
 
     def solution(self):
@@ -351,6 +357,8 @@ cdef class RegressorFold:
     cdef double epsilon
     cdef bint seeded
     cdef SeededProblem problem
+    cdef readonly bint changed
+    """bool : Whether the last `solve` moved the solution (as `ClassifierFold.changed`)."""
 
     def __init__(self, const double[:, ::1] gram, positions, targets, unit_bounds,
                  double epsilon, bint seeded):
@@ -375,6 +383,7 @@ cdef class RegressorFold:
                 np.concatenate([self.unit_bounds, self.unit_bounds]), self.seeded,
                 np.asarray(self.gram), np.concatenate([self.positions, self.positions]))
         info = self.problem.solve(C, tol, shrinking, max_iter, on_main_thread())
+        self.changed = not self.problem.kept
         return np.array([info.n_iter], dtype=np.int64), info.status != SOLVE_OK
 
     def gradients(self):

@@ -14,6 +14,7 @@ cdef class SeededProblem:
     cdef Py_ssize_t[::1] order
     cdef double objective, rho, last_C
     cdef bint seeded, solved, has_start
+    cdef readonly bint kept  # the last solve returned the solution before it
     cdef object gram, gram_rows
 
     cdef void slot_order(self) noexcept

@@ -287,6 +287,7 @@ cdef class SeededProblem:
         cdef long n_iter = 0, limit
         cdef int rounds = 0
         cdef bint newton = self.seeded and self.gram is not None and max_iter < 0
+        self.kept = False
         if self.has_start:  # `start_from`'s point: the solver computes its gradient
             self.has_start = False
             gradients.near_optimum = self.pose(C, 1.0)
@@ -295,6 +296,7 @@ cdef class SeededProblem:
             info.obj, info.rho, info.r, info.n_iter = self.objective, self.rho, 0.0, 0
             info.n_kernel_rows, info.status = 0, SOLVE_OK
             self.last_C = C
+            self.kept = True
             return info
         else:
             scale = self.start_scale(C)

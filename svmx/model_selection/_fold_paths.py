@@ -113,6 +113,8 @@ class FoldAlongC:
         self.classes: np.ndarray | None = None
         self.spec: Any = None  # the fold's SolveSpec (tol, shrinking, max_iter, cache)
         self.blocks: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        # The last predictions at each set of rows, while no solve has moved a solution.
+        self.predictions: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         self.solved = False
 
     def pose(self, model: Any, train: np.ndarray, y_train: Any, weights: Any, seeded: bool,
@@ -125,6 +127,7 @@ class FoldAlongC:
             self.fold = _regressor_fold(model, self.gram, train, y_train, weights, seeded)
         self.spec = model._solve_spec()
         self.solved = False
+        self.predictions = {}
 
     def solve(self, C: float, starts: FoldStarts | None = None) -> None:
         """Solve the fold's problems for C; warn (as `fit` does) where max_iter stopped one.
@@ -135,6 +138,7 @@ class FoldAlongC:
         """
         spec = self.spec
         settings = (C, spec.tol, spec.shrinking, spec.max_iter, spec.cache_bytes)
+        predictions, self.predictions = self.predictions, {}  # none kept if the solve fails
         if self.classes is None or starts is None or self.solved:
             _, stopped_early = self.fold.solve(*settings)
         else:
@@ -143,19 +147,29 @@ class FoldAlongC:
             _, stopped_early = self.fold.solve(*settings, latest[1] if same else None)
             starts.latest = (self.classes, self.fold.solution())
         self.solved = True
+        if not self.fold.changed:
+            self.predictions = predictions
         if stopped_early:
             warn_stopped_early(spec.max_iter, stacklevel=3)
 
     def predict(self, positions: np.ndarray) -> np.ndarray:
         """Predictions at the rows `positions` of the Gram matrix (each set of rows has its
-        kernel block cut once): LIBSVM's vote, or the regression's values."""
+        kernel block cut once): LIBSVM's vote, or the regression's values; the last ones
+        again where no solve since has moved a solution (separable pairs at large C)."""
+        rows, predicted = self.predictions.get(id(positions), (None, None))
+        if rows is positions:
+            return predicted.copy()
         rows, block = self.blocks.get(id(positions), (None, None))
         if rows is not positions:
             block = self.gram[np.ix_(positions, self.fold.training_rows)]
             self.blocks[id(positions)] = (positions, block)
         if self.classes is None:
-            return self.fold.predict(block)
-        return self.classes[vote(self.fold.decision_values(block), self.classes.size)]
+            predicted = self.fold.predict(block)
+        else:
+            predicted = self.classes[vote(self.fold.decision_values(block),
+                                          self.classes.size)]
+        self.predictions[id(positions)] = (positions, predicted)
+        return predicted.copy()
 
 
 def _classifier_fold(model: Any, gram: np.ndarray, train: np.ndarray, y_train: Any,

@@ -411,3 +411,33 @@ def test_a_fold_started_from_another_folds_solution_reaches_the_fresh_objective(
     other = _classifier_fold(K, y, second, seeded=True)
     np.testing.assert_array_equal(other.solve(2 * C, *SOLVE, source.solution())[0],
                                   _classifier_fold(K, y, second, True).solve(2 * C, *SOLVE)[0])
+
+
+@pytest.mark.parametrize("model", [SVC(), SVR(epsilon=0.01)], ids=["SVC", "SVR"])
+def test_predictions_are_kept_only_while_no_solve_moves_a_solution(model):
+    X, y = _blobs(n_classes=3, spread=8.0)  # apart: no bounded alpha from a moderate C on
+    if isinstance(model, SVR):
+        y = X[:, 0] * 0.5
+    K = gram_matrix(X, KernelSpec.named("rbf", gamma=0.05))
+    train, test = _split(len(y))
+    fold = FoldAlongC(K)
+    fold.pose(model, train, y[train], None, True)
+    fold.solve(0.01)  # many alphas at the bound: the next C moves them
+    first = fold.predict(test)
+    fold.solve(1e3)
+    assert fold.fold.changed
+    moved = fold.predict(test)
+    fresh = FoldAlongC(K)
+    fresh.pose(model, train, y[train], None, True)
+    fresh.solve(0.01)
+    fresh.solve(1e3)
+    np.testing.assert_array_equal(moved, fresh.predict(test))
+    if isinstance(model, SVR):
+        assert not np.array_equal(first, moved)
+        return
+    fold.solve(1e6)  # separable: the solution at 1e3 is still optimal
+    assert not fold.fold.changed
+    kept = fold.predict(test)
+    np.testing.assert_array_equal(kept, moved)
+    kept[:] = -1  # a copy: the next call is not changed by it
+    np.testing.assert_array_equal(fold.predict(test), moved)
