@@ -139,6 +139,8 @@ cdef class SeededProblem:
         self.gram = gram
         self.gram_rows = None if gram_rows is None else np.asarray(gram_rows, dtype=np.intp)
 
+    @cython.boundscheck(False)
+    @cython.wraparound(False)
     cdef void slot_order(self) noexcept:
         """order[t] = the variable Q holds at slot t."""
         cdef Py_ssize_t t, l
@@ -154,6 +156,8 @@ cdef class SeededProblem:
             for t in range(self.order.shape[0]):
                 self.order[t] = svr.index[t] + (0 if svr.sign[t] > 0 else l)
 
+    @cython.boundscheck(False)
+    @cython.wraparound(False)
     cdef double start_scale(self, double C) noexcept:
         """The factor on the last solution that starts this solve (0: from zero)."""
         cdef Py_ssize_t k
@@ -168,6 +172,8 @@ cdef class SeededProblem:
         return seed_scale(self.objective, linear, C / self.last_C,
                           n_bounded / n_support if n_support > 0.0 else 0.0)
 
+    @cython.boundscheck(False)
+    @cython.wraparound(False)
     cdef bint still_optimal(self, double C) noexcept:
         """Whether the last solution is this C's too: seeded, C no smaller, and no
         variable at its upper bound. Then the box only grows away from the solution, no
@@ -182,6 +188,8 @@ cdef class SeededProblem:
                 return False
         return True
 
+    @cython.boundscheck(False)
+    @cython.wraparound(False)
     cdef bint newton_pays(self, double C, long n_iter) noexcept:
         """Whether Newton steps may follow this round: the pair updates made so far
         (n_iter times the n variables each scans) reach NEWTON_MIN_WORK, and the free
@@ -196,6 +204,8 @@ cdef class SeededProblem:
         work = <double> n_iter * n
         return work >= NEWTON_MIN_WORK and n_free * n_free * n_free <= NEWTON_WORK_RATIO * work
 
+    @cython.boundscheck(False)
+    @cython.wraparound(False)
     cdef bint pose(self, double C, double scale, bint keep_bounded=False) noexcept:
         """The slots' problem for this C, started from `alpha` times `scale` (from zero
         where the start, clipped into the box, breaks y'a = 0 beyond rounding, as
@@ -221,6 +231,8 @@ cdef class SeededProblem:
             return False
         return True
 
+    @cython.boundscheck(False)
+    @cython.wraparound(False)
     cdef bint scaled_gradients(self, double C, double scale) noexcept:
         """The slots' G and G_bar at the posed start, `scale` times the last solution,
         from the kept ones; False where they do not follow (then the solver computes
@@ -277,6 +289,8 @@ cdef class SeededProblem:
                 G[k] += delta * q
                 G_bar[k] += bar * q
 
+    @cython.boundscheck(False)
+    @cython.wraparound(False)
     cdef SolutionInfo solve(self, double C, double tol, bint shrinking, long max_iter,
                             bint check_signals) except *:
         cdef SolutionInfo info
@@ -340,6 +354,8 @@ cdef class SeededProblem:
         self.objective, self.rho, self.last_C, self.solved = info.obj, info.rho, C, True
         return info
 
+    @cython.boundscheck(False)
+    @cython.wraparound(False)
     cdef void start_from(self, const double[::1] source, const Py_ssize_t[::1] source_rows,
                          double[::1] scratch, double C) noexcept:
         """Start the next solve (for C) from another fold's solution of this pair at C:
