@@ -301,15 +301,16 @@ class ModelCache:
 
 
 @st.composite
-def cache_scenarios(draw):
-    l = draw(st.integers(1, 9))  # noqa: E741
+def cache_scenarios(draw, smallest=1, largest=9, min_size=0, max_size=40):
+    """(l, float budget, operations): requests of a prefix of a column and swaps."""
+    l = draw(st.integers(smallest, largest))  # noqa: E741
     floats = draw(st.integers(0, l * l + 3))
     index = st.integers(0, l - 1)
     operation = st.one_of(
         st.tuples(st.just("request"), index, st.integers(0, l)),
         st.tuples(st.just("swap"), index, index),
     )
-    return l, floats, draw(st.lists(operation, max_size=40))
+    return l, floats, draw(st.lists(operation, min_size=min_size, max_size=max_size))
 
 
 def dirtied_memories(l):  # noqa: E741
@@ -322,11 +323,10 @@ def dirtied_memories(l):  # noqa: E741
     return memories
 
 
-@settings(max_examples=150, deadline=None)
-@given(cache_scenarios(), st.booleans())
-def test_cache_matches_a_reference_model(scenario, shared_memory):
-    """With a CacheMemories the caches whose budget holds the matrix keep their columns
-    in a block a previous cache has written over: they must behave the same."""
+def run_against_model(scenario, shared_memory, inspect_each_step):
+    """Play `scenario` on a KernelCache and on ModelCache; compare the state (LRU order,
+    budget, lengths, every column's entries) after each operation, or only at the end,
+    the requests' starts after each (inspection applies every logged swap at once)."""
     l, floats, operations = scenario  # noqa: E741
     memories = dirtied_memories(l) if shared_memory else None
     cache = KernelCache(l, budget_bytes(l, floats), memories)
@@ -335,18 +335,8 @@ def test_cache_matches_a_reference_model(scenario, shared_memory):
     matrix = entry_matrix(l)
     # position -> original index: the cache must hold entries of the permuted matrix
     permutation = np.arange(l)
-    for name, a, b in operations:
-        if name == "request":
-            start = cache.request(a, b)
-            assert start == model.request(a, b)
-            current = matrix[np.ix_(permutation, permutation)]
-            np.testing.assert_array_equal(cache.column(a)[:start], current[:start, a])
-            if start < b:
-                cache.fill(a, current[start:b, a], start)
-        else:
-            cache.swap(a, b)
-            model.swap(a, b)
-            permutation[[a, b]] = permutation[[b, a]]
+
+    def check_state():
         assert cache.lru_order() == model.order
         assert cache.free_floats == model.free
         assert [cache.cached_length(index) for index in range(l)] == model.length
@@ -356,48 +346,40 @@ def test_cache_matches_a_reference_model(scenario, shared_memory):
                 cache.column(index), current[: model.length[index], index]
             )
 
-
-@st.composite
-def long_cache_scenarios(draw):
-    """Runs long enough to fill the swap log (64 swaps for these sizes) more than once."""
-    l = draw(st.integers(2, 12))  # noqa: E741
-    floats = draw(st.integers(0, l * l + 3))
-    index = st.integers(0, l - 1)
-    operation = st.one_of(
-        st.tuples(st.just("request"), index, st.integers(0, l)),
-        st.tuples(st.just("swap"), index, index),
-    )
-    return l, floats, draw(st.lists(operation, min_size=20, max_size=300))
-
-
-@settings(max_examples=150, deadline=None)
-@given(long_cache_scenarios(), st.booleans())
-def test_logged_swaps_reach_each_column_as_the_solver_reads_it(scenario, shared_memory):
-    """Without inspection between operations (which applies every logged swap), only the
-    requests and fills the solver makes: each request must find the start LIBSVM's eager
-    swaps give, and the columns at the end the entries of the permuted matrix."""
-    l, floats, operations = scenario  # noqa: E741
-    memories = dirtied_memories(l) if shared_memory else None
-    cache = KernelCache(l, budget_bytes(l, floats), memories)
-    model = ModelCache(l, max(floats, 2 * l))
-    matrix = entry_matrix(l)
-    permutation = np.arange(l)
     for name, a, b in operations:
         if name == "request":
             start = cache.request(a, b)
             assert start == model.request(a, b)
+            current = matrix[np.ix_(permutation, permutation)]
+            if inspect_each_step:
+                np.testing.assert_array_equal(cache.column(a)[:start], current[:start, a])
             if start < b:
-                current = matrix[np.ix_(permutation, permutation)]
                 cache.fill(a, current[start:b, a], start)
         else:
             cache.swap(a, b)
             model.swap(a, b)
             permutation[[a, b]] = permutation[[b, a]]
-    assert cache.lru_order() == model.order
-    assert cache.free_floats == model.free
-    current = matrix[np.ix_(permutation, permutation)]
-    for index in range(l):
-        np.testing.assert_array_equal(cache.column(index), current[: model.length[index], index])
+        if inspect_each_step:
+            check_state()
+    check_state()
+
+
+@settings(max_examples=150, deadline=None)
+@given(cache_scenarios(), st.booleans())
+def test_cache_matches_a_reference_model(scenario, shared_memory):
+    """With a CacheMemories the caches whose budget holds the matrix keep their columns
+    in a block a previous cache has written over: they must behave the same."""
+    run_against_model(scenario, shared_memory, inspect_each_step=True)
+
+
+@settings(max_examples=150, deadline=None)
+# Runs long enough to fill the swap log (64 swaps for these sizes) more than once.
+@given(cache_scenarios(smallest=2, largest=12, min_size=20, max_size=300), st.booleans())
+def test_logged_swaps_reach_each_column_as_the_solver_reads_it(scenario, shared_memory):
+    """Without inspection between operations (which applies every logged swap), only the
+    requests and fills the solver makes: each request must find the start LIBSVM's eager
+    swaps give, and the columns at the end the entries of the permuted matrix."""
+    run_against_model(scenario, shared_memory, inspect_each_step=False)
 
 
 # --- slab mode: one block of columns, handed from cache to cache ---------------------------------
