@@ -85,10 +85,9 @@ cdef class ClassifierFold:
     cdef list class_positions, pairs, positions, labels, unit_bounds, problems
     cdef bint seeded
     cdef CacheMemories memories
+    # Whether the last `solve` moved any pair's solution (False where every pair's last
+    # solution was still optimal: the decision values are then those before it).
     cdef readonly bint changed
-    """bool : Whether the last `solve` moved any pair's solution (False where every
-    pair's last solution was still optimal): the decision values are then those
-    before it."""
 
     def __init__(self, const double[:, ::1] gram, list class_positions, list class_bounds,
                  bint seeded):
@@ -174,7 +173,7 @@ cdef class ClassifierFold:
         cdef SeededProblem problem
         sizes = [len(rows) for rows in self.class_positions]
         offsets = np.concatenate([[0], np.cumsum(sizes)]).astype(np.intp)
-        coef = np.zeros((offsets[-1], len(self.pairs)), dtype=np.float64)
+        coef = np.zeros((offsets[len(sizes)], len(self.pairs)), dtype=np.float64)
         cdef double[:, ::1] out = coef
         for number in range(len(self.pairs)):
             if self.problems[number] is None:
@@ -357,8 +356,8 @@ cdef class RegressorFold:
     cdef double epsilon
     cdef bint seeded
     cdef SeededProblem problem
-    cdef readonly bint changed
-    """bool : Whether the last `solve` moved the solution (as `ClassifierFold.changed`)."""
+    cdef CacheMemories memories
+    cdef readonly bint changed  # whether the last `solve` moved the solution
 
     def __init__(self, const double[:, ::1] gram, positions, targets, unit_bounds,
                  double epsilon, bint seeded):
@@ -369,6 +368,7 @@ cdef class RegressorFold:
         self.epsilon = epsilon
         self.seeded = seeded
         self.problem = None
+        self.memories = CacheMemories(1, 0)  # one block where the budget holds the matrix
 
     def solve(self, double C, double tol, bint shrinking, long max_iter, double cache_bytes):
         """Solve for this C; returns (iterations, whether it stopped at `max_iter`)."""
@@ -376,8 +376,7 @@ cdef class RegressorFold:
         cdef Py_ssize_t l = len(self.positions)
         if self.problem is None or not self.seeded:
             self.problem = SeededProblem(
-                SvrQ(gram_kernel(self.gram, self.positions), cache_bytes,
-                     CacheMemories(1, 0)),  # one block where it holds the matrix
+                SvrQ(gram_kernel(self.gram, self.positions), cache_bytes, self.memories),
                 np.concatenate([self.epsilon - self.targets, self.epsilon + self.targets]),
                 np.concatenate([np.ones(l, np.int8), -np.ones(l, np.int8)]),
                 np.concatenate([self.unit_bounds, self.unit_bounds]), self.seeded,

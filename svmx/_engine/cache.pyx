@@ -25,9 +25,8 @@ from libc.stdlib cimport calloc, free, malloc, realloc
 import numpy as np
 
 
-# The swap log holds this many swaps per column of the matrix (at least MIN_LOG): a column
-# read after a full log's swaps takes at most about that many passes over its length.
-cdef Py_ssize_t LOG_PER_COLUMN = 1
+# The swap log holds l swaps (at least MIN_LOG): a column read after a full log takes at
+# most about one pass over its length, as LIBSVM's eager swaps of a shrinking pass do.
 cdef Py_ssize_t MIN_LOG = 64
 # `KernelCache.catch_up_all` passes over the column index in order where at least one
 # column in this many is cached, else along the linked list of cached columns.
@@ -184,7 +183,7 @@ cdef class KernelCache:
         self.column_length = <int*> calloc(l + 1, sizeof(int))
         self.lru_prev = <int*> malloc((l + 1) * sizeof(int))
         self.lru_next = <int*> malloc((l + 1) * sizeof(int))
-        self.log_capacity = max(LOG_PER_COLUMN * l, MIN_LOG)
+        self.log_capacity = max(<Py_ssize_t> l, MIN_LOG)
         self.swap_low = <int*> malloc(self.log_capacity * sizeof(int))
         self.swap_high = <int*> malloc(self.log_capacity * sizeof(int))
         self.column_swaps = <Py_ssize_t*> calloc(l + 1, sizeof(Py_ssize_t))

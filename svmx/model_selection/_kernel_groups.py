@@ -30,6 +30,7 @@ import scipy.sparse as sp
 
 from svmx._shared_gram import gram_matrix, kernel_values_dear
 from svmx._specs import BYTES_PER_MB, KERNEL_TYPES, KernelSpec
+from svmx._validation import validate_targets
 from svmx._warm_start import warm_starts_apply
 
 from ._clone import clone, is_classifier
@@ -178,24 +179,33 @@ def _gram_key(kernel: KernelSpec) -> KernelSpec:
     return kernel
 
 
-def _class_order(y: Any) -> tuple[np.ndarray, np.ndarray]:
-    """The samples sorted by class (stably) and each sample's place in that order.
+def _class_order(estimator: Any, y: Any) -> tuple[np.ndarray | None, np.ndarray | None]:
+    """The samples sorted by class (stably) and each sample's place in that order; both
+    None where `y` is no valid target of `estimator` (each fold's fit then reports it).
 
     The Gram matrix of the folds solved along C is computed over the samples in this
     order (its rows and columns), so that each class is one run of rows: a pair's
     kernel column then reads two short runs of a row, where over the samples' own
     order it reads scattered entries of the whole row (LIBSVM's default grid on
     pendigits: 7% less solve time). Within a class the order is the samples' own, so
-    every problem is posed on its rows in the same order as without it.
+    every problem is posed on its rows in the same order as without it. The classes are
+    those `fit` finds (`_encode_classes`).
 
     Examples
     --------
-    >>> order, rank = _class_order(np.array(["b", "a", "b", "a"]))
+    >>> from svmx import SVC
+    >>> order, rank = _class_order(SVC(), np.array(["b", "a", "b", "a"]))
     >>> order.tolist(), rank.tolist()
     ([1, 3, 0, 2], [2, 0, 3, 1])
+    >>> _class_order(SVC(), np.array([1, 1, 1]))  # one class: the folds' fits say so
+    (None, None)
     """
-    labels = np.asarray(y.iloc[:] if hasattr(y, "iloc") else y)
-    codes = np.unique(labels, return_inverse=True)[1].ravel()
+    try:
+        labels = validate_targets(y, len(y), classification=True,
+                                  owner=type(estimator).__name__)
+        codes = estimator._encode_classes(labels)[1]
+    except (ValueError, TypeError):
+        return None, None
     order = np.argsort(codes, kind="stable")
     rank = np.empty_like(order)
     rank[order] = np.arange(order.size)
@@ -221,7 +231,8 @@ def fit_kernel_group(estimator: Any, X: Any, y: Any, splits: list, candidates: l
     grams: dict[KernelSpec, tuple[np.ndarray, float, FoldStarts]] = {}
     n_samples = X.shape[0]
     first = clone(estimator).set_params(**candidates[0])
-    order, rank = _class_order(y) if along_c and is_classifier(estimator) else (None, None)
+    order, rank = (_class_order(first, y) if along_c and is_classifier(estimator)
+                   else (None, None))
     for train, test in splits:
         # The kernel a fit on the fold's rows uses (gamma='scale' from those rows).
         kernel = first._training_kernel(take_rows(X, train))
