@@ -18,7 +18,6 @@ from conftest import load_shared, shared_subset
 import svmx
 import svmx._platt_folds as platt_folds
 from svmx._platt_folds import (
-    _decisions,
     fold_gradients,
     fold_inputs,
     fold_seed,
@@ -126,7 +125,7 @@ def test_fold_gradients_are_the_seeds_own(name):
         bounds = problem.C[training]
         seed_alpha = fold_seed(alpha[training], problem.y[training], bounds,
                                pair.gradients[0][training])
-        G, G_bar = fold_gradients(_decisions, inputs.on, problem.y, problem.C, alpha,
+        G, G_bar = fold_gradients(inputs.on, problem.y, problem.C, alpha,
                                   pair.gradients, fold, seed_alpha)
         Q_fold = Q[np.ix_(training, training)]
         np.testing.assert_allclose(G, Q_fold @ seed_alpha - 1.0, rtol=0, atol=1e-4)
