@@ -441,3 +441,52 @@ def test_predictions_are_kept_only_while_no_solve_moves_a_solution(model):
     np.testing.assert_array_equal(kept, moved)
     kept[:] = -1  # a copy: the next call is not changed by it
     np.testing.assert_array_equal(fold.predict(test), moved)
+
+
+def _bound_start_case(name):
+    """A Gram matrix, labels and training rows: 600 rows of a shared set (skipped when the
+    shared data are absent) or overlapping blobs."""
+    if name == "blobs":
+        X, y = _blobs(n_classes=3, rows=300, spread=1.0)
+    else:
+        X, y = load_shared(name)
+        X, y = X[:: max(1, X.shape[0] // 600)][:600], y[:: max(1, X.shape[0] // 600)][:600]
+    K = gram_matrix(X, KernelSpec.named("rbf", gamma=1.0 / X.shape[1]))
+    return K, y, _split(y.size)[0]
+
+
+@pytest.mark.parametrize("name", ["blobs", "pendigits", "svmguide1", "dna.scale"])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_the_first_small_c_starts_at_the_bounds_and_reaches_the_fresh_optimum(name, weighted):
+    """At LIBSVM's first C (2^-5) most variables of the optimum sit at C: a seeded fold's
+    first solve starts there (`SeededProblem.bound_start`, its gradient from the Gram
+    matrix) and reaches the fresh fit's objective in fewer SMO steps than from zero."""
+    K, y, train = _bound_start_case(name)
+    weights = np.linspace(0.5, 2.0, train.size) if weighted else None
+    seeded = _classifier_fold(K, y, train, seeded=True, weights=weights)
+    fresh = _classifier_fold(K, y, train, seeded=False, weights=weights)
+    C = 2.0 ** -5
+    seeded_iter, _ = seeded.solve(C, *SOLVE)
+    fresh_iter, _ = fresh.solve(C, *SOLVE)
+    np.testing.assert_allclose(_pair_objectives(seeded, K), _pair_objectives(fresh, K),
+                               rtol=1e-3, atol=1e-3)
+    assert seeded_iter.sum() < 0.8 * fresh_iter.sum()
+    # The next C goes on from the bound start's solution as from any other.
+    seeded.solve(4 * C, *SOLVE)
+    fresh.solve(4 * C, *SOLVE)
+    np.testing.assert_allclose(_pair_objectives(seeded, K), _pair_objectives(fresh, K),
+                               rtol=1e-3, atol=1e-3)
+
+
+def test_a_large_first_c_starts_from_zero_where_the_bounds_would_not_hold():
+    """At a large first C few variables of the optimum are bounded: the bound start is
+    declined and the seeded fold's first solve is the fresh fit's, step for step."""
+    X, y = _blobs(n_classes=2, spread=3.0)
+    K = gram_matrix(X, KernelSpec.named("rbf", gamma=0.5))
+    train, _ = _split(y.size)
+    seeded = _classifier_fold(K, y, train, seeded=True)
+    fresh = _classifier_fold(K, y, train, seeded=False)
+    seeded_iter, _ = seeded.solve(100.0, *SOLVE)
+    fresh_iter, _ = fresh.solve(100.0, *SOLVE)
+    np.testing.assert_array_equal(seeded_iter, fresh_iter)
+    np.testing.assert_array_equal(seeded.dual_coef(), fresh.dual_coef())
