@@ -123,6 +123,10 @@ def fold_seed(alpha: np.ndarray, labels: np.ndarray, bounds: np.ndarray,
     """
     seed = np.clip(np.asarray(alpha, dtype=np.float64), 0.0, bounds)
     excess = float(seed[labels > 0].sum() - seed[labels < 0].sum())
+    if abs(excess) <= 1e-12 * seed.sum():
+        # Rounding, not an excess: a bounded alpha cut by an ulp would turn free and pin
+        # the bias where the optimum leaves it to SMO's midpoint.
+        return seed
     side = labels > 0 if excess > 0 else labels < 0
     excess = abs(excess)
     free = np.flatnonzero(side & (seed > 0.0) & (seed < bounds))

@@ -54,6 +54,8 @@ cdef double BOUNDED_SHARE = 0.5
 # 2,600 from such starts; at C = 2, 41,600 and 29,600 (the share picks the small gammas,
 # where the optimum has most variables at C); a share of 0.5 gave 3,700 and 29,700.
 cdef double BOUND_START_SHARE = 0.25
+# What the start counts as rounding, relative to the sum of its variables.
+cdef double ROUNDING = 1e-12
 cpdef double best_scale(double objective, double linear, double limit):
     """The s in [0, limit] minimising f(s) = s^2 A + s B, given f(1) = `objective` and
     B = `linear` (so A = objective - linear); `limit` where A is not positive or not
@@ -315,7 +317,8 @@ cdef class SeededProblem:
         cdef double[::1] alpha = self.alpha, G = self.G, G_bar = self.G_bar
         cdef double[::1] full = self.moved_from  # every variable at its bound, signed
         cdef Py_ssize_t j, k, t, n = alpha.shape[0]
-        cdef double excess = 0.0, q, cut, change, n_support = 0.0, n_held = 0.0
+        cdef double excess = 0.0, total = 0.0, q, cut, change
+        cdef double n_support = 0.0, n_held = 0.0
         cdef const double* row
         cdef Py_ssize_t[::1] ranked
         if (not self.seeded or self.solved or self.gram is None or n < 2
@@ -326,6 +329,12 @@ cdef class SeededProblem:
             alpha[k] = C * unit_bounds[k]
             full[k] = labels[k] * alpha[k]
             excess += full[k]
+            total += alpha[k]
+        # An excess of rounding (balanced classes) is none: a variable cut by an ulp would
+        # be free, and pin the bias that the optimum, all at its bounds, leaves to SMO's
+        # midpoint (a balanced set's held-out accuracy at C = 0.01: 0.5 against 0.825).
+        if abs(excess) <= ROUNDING * total:
+            excess = 0.0
         G_bar[:] = 0.0
         for j in range(n):  # G_bar = Q a with every variable at its bound, by columns
             row = &gram[rows[j], 0]  # (K is symmetric): no chain of dependent sums
@@ -344,6 +353,10 @@ cdef class SeededProblem:
             cut = min(abs(excess), alpha[k])
             alpha[k] -= cut
             excess -= labels[k] * cut
+            if abs(excess) <= ROUNDING * total:
+                excess = 0.0
+            if alpha[k] <= ROUNDING * total:  # cut to rounding: at 0, not free
+                alpha[k] = 0.0
         for j in range(n):  # the cut variables: G follows their change; G_bar loses them
             change = labels[j] * alpha[j] - full[j]
             if change == 0.0:

@@ -472,10 +472,38 @@ def test_the_first_small_c_starts_at_the_bounds_and_reaches_the_fresh_optimum(na
                                rtol=1e-3, atol=1e-3)
     assert seeded_iter.sum() < 0.8 * fresh_iter.sum()
     # The next C goes on from the bound start's solution as from any other.
+    test = np.setdiff1d(np.arange(y.size), train)
+    _same_decisions(seeded, fresh, K[np.ix_(test, seeded.training_rows)])
     seeded.solve(4 * C, *SOLVE)
     fresh.solve(4 * C, *SOLVE)
     np.testing.assert_allclose(_pair_objectives(seeded, K), _pair_objectives(fresh, K),
                                rtol=1e-3, atol=1e-3)
+    _same_decisions(seeded, fresh, K[np.ix_(test, seeded.training_rows)])
+
+
+def _same_decisions(fold, other, block):
+    """The held-out decision values of two folds at the same optimum within tol: the
+    same dual, and the same bias where it is pinned (a free variable) or left to SMO's
+    midpoint (every variable at a bound)."""
+    np.testing.assert_allclose(fold.decision_values(block), other.decision_values(block),
+                               rtol=0, atol=5e-3)
+
+
+def test_a_balanced_fold_at_a_tiny_c_keeps_smos_bias():
+    """Balanced classes at C = 0.01: the optimum has every variable at C and no free one,
+    and its bias is SMO's midpoint. The bound start must not cut a variable by the
+    rounding of y'a (it would be free by an ulp and pin the bias elsewhere)."""
+    rng = np.random.RandomState(0)
+    X = np.vstack([rng.randn(20, 2) - 1, rng.randn(20, 2) + 1])
+    y = np.repeat([0, 1], 20)
+    K = gram_matrix(X, KernelSpec.named("rbf", gamma=1.0 / (2 * X.var())))
+    train, test = _split(y.size)
+    seeded = _classifier_fold(K, y, train, seeded=True)
+    fresh = _classifier_fold(K, y, train, seeded=False)
+    seeded.solve(0.01, *SOLVE)
+    fresh.solve(0.01, *SOLVE)
+    np.testing.assert_allclose(seeded.dual_coef(), fresh.dual_coef(), rtol=0, atol=1e-12)
+    _same_decisions(seeded, fresh, K[np.ix_(test, seeded.training_rows)])
 
 
 def test_a_large_first_c_starts_from_zero_where_the_bounds_would_not_hold():
