@@ -301,7 +301,7 @@ cdef class SeededProblem:
 
     @cython.boundscheck(False)
     @cython.wraparound(False)
-    cdef bint bound_start(self, double C) except *:
+    cdef bint bound_start(self, double C, bint keep=False) except *:
         """Start the first solve of a seeded C-SVC problem with every variable at its
         upper bound C u_k, less the excess of y'a = 0, cut from the class with the
         larger sum: whole variables, those of the largest gradient (the least held at
@@ -321,10 +321,13 @@ cdef class SeededProblem:
         cdef double n_support = 0.0, n_held = 0.0
         cdef const double* row
         cdef Py_ssize_t[::1] ranked
+        cdef double[::1] kept = None
         if (not self.seeded or self.solved or self.gram is None or n < 2
                 or not isinstance(self.Q, SvcQ)):
             return False
         gram, rows = self.gram, self.gram_rows
+        if keep:  # `start_from`'s point, put back if the bound start is declined
+            kept = np.array(alpha)
         for k in range(n):
             alpha[k] = C * unit_bounds[k]
             full[k] = labels[k] * alpha[k]
@@ -371,7 +374,8 @@ cdef class SeededProblem:
                 n_support += 1.0
                 n_held += G[k] < 0.0
         if n_support == 0.0 or n_held < BOUND_START_SHARE * n_support:
-            alpha[:] = 0.0
+            for k in range(n):
+                alpha[k] = kept[k] if keep else 0.0
             return False
         return True
 
@@ -388,22 +392,27 @@ cdef class SeededProblem:
         cdef int rounds = 0
         cdef bint newton = self.seeded and self.gram is not None and max_iter < 0
         self.kept = False
-        if self.has_start:  # `start_from`'s point: the solver computes its gradient
+        if self.has_start and not self.bound_start(C, True):
+            # `start_from`'s point where the bound start declines (it goes first: another
+            # fold's solution cut to this fold's rows can leave a bias that SMO's own start
+            # would not, at LIBSVM's smallest C with a wide gamma, when every variable is
+            # bounded and the bias is free in an interval): the solver computes its gradient
             self.has_start = False
             gradients.near_optimum = self.pose(C, 1.0)
             gradients.given = False
+        elif self.has_start or self.bound_start(C):  # a first solve at small C
+            self.has_start = False
+            gradients.given = self.pose(C, 1.0)
+            for t in range(n):
+                k = self.order[t]
+                self.slot_G[t], self.slot_G_bar[t] = self.G[k], self.G_bar[k]
+            gradients.near_optimum = gradients.given
         elif self.still_optimal(C):
             info.obj, info.rho, info.r, info.n_iter = self.objective, self.rho, 0.0, 0
             info.n_kernel_rows, info.status = 0, SOLVE_OK
             self.last_C = C
             self.kept = True
             return info
-        elif self.bound_start(C):  # the first solve at a small C (or a wide kernel)
-            gradients.given = self.pose(C, 1.0)
-            for t in range(n):
-                k = self.order[t]
-                self.slot_G[t], self.slot_G_bar[t] = self.G[k], self.G_bar[k]
-            gradients.near_optimum = gradients.given
         else:
             scale = self.start_scale(C)
             gradients.given = (self.pose(C, scale, self.solved and scale == C / self.last_C)
@@ -458,7 +467,7 @@ cdef class SeededProblem:
         `scratch` (one zero per Gram row) is left as it was found."""
         cdef const Py_ssize_t[::1] rows = self.gram_rows
         cdef Py_ssize_t k, n = self.alpha.shape[0]
-        cdef double excess = 0.0, bound, cut
+        cdef double excess = 0.0, total = 0.0, bound, cut
         cdef int side, pass_number
         for k in range(source.shape[0]):
             scratch[source_rows[k]] = source[k]
@@ -466,10 +475,13 @@ cdef class SeededProblem:
             bound = C * self.unit_bounds[k]
             self.alpha[k] = min(max(scratch[rows[k]], 0.0), bound)
             excess += self.alpha[k] * self.labels[k]
+            total += self.alpha[k]
         for k in range(source.shape[0]):
             scratch[source_rows[k]] = 0.0
         side = 1 if excess > 0.0 else -1
         excess = abs(excess)
+        if excess <= ROUNDING * total:  # rounding, not an excess (see `bound_start`)
+            excess = 0.0
         for pass_number in range(2):  # free alphas, then bounded ones
             for k in range(n):
                 if excess <= 0.0:
@@ -481,6 +493,10 @@ cdef class SeededProblem:
                 cut = min(excess, self.alpha[k])
                 self.alpha[k] -= cut
                 excess -= cut
+                if excess <= ROUNDING * total:
+                    excess = 0.0
+                if self.alpha[k] <= ROUNDING * total:  # cut to rounding: at 0, not free
+                    self.alpha[k] = 0.0
         self.has_start = True
         self.has_gradients = False
 
