@@ -20,7 +20,7 @@ cdef class SeededProblem:
     cdef void slot_order(self) noexcept
     cdef double start_scale(self, double C) noexcept
     cdef bint still_optimal(self, double C) noexcept
-    cdef bint bound_start(self, double C, bint keep=*) except *
+    cdef bint bound_start(self, double C) except *
     cdef bint newton_pays(self, double C, long n_iter) noexcept
     cdef bint pose(self, double C, double scale, bint keep_bounded=*) noexcept
     cdef bint scaled_gradients(self, double C, double scale) noexcept

@@ -56,6 +56,15 @@ cdef double BOUNDED_SHARE = 0.5
 cdef double BOUND_START_SHARE = 0.25
 # What the start counts as rounding, relative to the sum of its variables.
 cdef double ROUNDING = 1e-12
+
+
+cdef inline double beyond_rounding(double amount, double total) noexcept:
+    """`amount`, or 0 where it is rounding next to `total`. A start's cut of y'a's excess
+    uses it on the excess and on what it leaves of a variable: balanced classes make the
+    excess a rounding residue, and a variable cut by an ulp would be free and pin the bias
+    that an optimum with every variable bounded leaves to SMO's midpoint (a balanced set's
+    held-out accuracy at C = 0.01: 0.5 against 0.825)."""
+    return 0.0 if abs(amount) <= ROUNDING * total else amount
 cpdef double best_scale(double objective, double linear, double limit):
     """The s in [0, limit] minimising f(s) = s^2 A + s B, given f(1) = `objective` and
     B = `linear` (so A = objective - linear); `limit` where A is not positive or not
@@ -301,15 +310,16 @@ cdef class SeededProblem:
 
     @cython.boundscheck(False)
     @cython.wraparound(False)
-    cdef bint bound_start(self, double C, bint keep=False) except *:
+    cdef bint bound_start(self, double C) except *:
         """Start the first solve of a seeded C-SVC problem with every variable at its
         upper bound C u_k, less the excess of y'a = 0, cut from the class with the
         larger sum: whole variables, those of the largest gradient (the least held at
         their bound) first, the last one in part. Kept, with its G = Qa + p and G_bar
         from the Gram matrix's rows at Q's float32 values, where at least
-        BOUND_START_SHARE of the nonzero variables have G < 0; else `alpha` is left at
-        zero and False returned. Small C (the first of LIBSVM's grid, 2^-5) puts most
-        variables of the optimum at C, which SMO from zero reaches two at a time."""
+        BOUND_START_SHARE of the nonzero variables have G < 0; else `alpha` is left as
+        it was (zero, or `start_from`'s point) and False returned. Small C (the first
+        of LIBSVM's grid, 2^-5) puts most variables of the optimum at C, which SMO from
+        zero reaches two at a time."""
         cdef const double[:, ::1] gram
         cdef const Py_ssize_t[::1] rows
         cdef const signed char[::1] labels = self.labels
@@ -321,23 +331,18 @@ cdef class SeededProblem:
         cdef double n_support = 0.0, n_held = 0.0
         cdef const double* row
         cdef Py_ssize_t[::1] ranked
-        cdef double[::1] kept = None
+        cdef double[::1] before
         if (not self.seeded or self.solved or self.gram is None or n < 2
                 or not isinstance(self.Q, SvcQ)):
             return False
         gram, rows = self.gram, self.gram_rows
-        if keep:  # `start_from`'s point, put back if the bound start is declined
-            kept = np.array(alpha)
+        before = np.array(alpha)
         for k in range(n):
             alpha[k] = C * unit_bounds[k]
             full[k] = labels[k] * alpha[k]
             excess += full[k]
             total += alpha[k]
-        # An excess of rounding (balanced classes) is none: a variable cut by an ulp would
-        # be free, and pin the bias that the optimum, all at its bounds, leaves to SMO's
-        # midpoint (a balanced set's held-out accuracy at C = 0.01: 0.5 against 0.825).
-        if abs(excess) <= ROUNDING * total:
-            excess = 0.0
+        excess = beyond_rounding(excess, total)
         G_bar[:] = 0.0
         for j in range(n):  # G_bar = Q a with every variable at its bound, by columns
             row = &gram[rows[j], 0]  # (K is symmetric): no chain of dependent sums
@@ -355,11 +360,8 @@ cdef class SeededProblem:
                 continue
             cut = min(abs(excess), alpha[k])
             alpha[k] -= cut
-            excess -= labels[k] * cut
-            if abs(excess) <= ROUNDING * total:
-                excess = 0.0
-            if alpha[k] <= ROUNDING * total:  # cut to rounding: at 0, not free
-                alpha[k] = 0.0
+            excess = beyond_rounding(excess - labels[k] * cut, total)
+            alpha[k] = beyond_rounding(alpha[k], total)  # cut to rounding: at 0, not free
         for j in range(n):  # the cut variables: G follows their change; G_bar loses them
             change = labels[j] * alpha[j] - full[j]
             if change == 0.0:
@@ -374,8 +376,7 @@ cdef class SeededProblem:
                 n_support += 1.0
                 n_held += G[k] < 0.0
         if n_support == 0.0 or n_held < BOUND_START_SHARE * n_support:
-            for k in range(n):
-                alpha[k] = kept[k] if keep else 0.0
+            alpha[:] = before
             return False
         return True
 
@@ -392,21 +393,20 @@ cdef class SeededProblem:
         cdef int rounds = 0
         cdef bint newton = self.seeded and self.gram is not None and max_iter < 0
         self.kept = False
-        if self.has_start and not self.bound_start(C, True):
-            # `start_from`'s point where the bound start declines (it goes first: another
-            # fold's solution cut to this fold's rows can leave a bias that SMO's own start
-            # would not, at LIBSVM's smallest C with a wide gamma, when every variable is
-            # bounded and the bias is free in an interval): the solver computes its gradient
-            self.has_start = False
-            gradients.near_optimum = self.pose(C, 1.0)
-            gradients.given = False
-        elif self.has_start or self.bound_start(C):  # a first solve at small C
+        # The bound start goes before `start_from`'s point: another fold's solution cut to
+        # this fold's rows can leave a bias SMO's own start would not (LIBSVM's smallest C
+        # with a wide gamma, every variable bounded and the bias free in an interval).
+        if self.bound_start(C):  # a first solve at small C, its gradient computed
             self.has_start = False
             gradients.given = self.pose(C, 1.0)
             for t in range(n):
                 k = self.order[t]
                 self.slot_G[t], self.slot_G_bar[t] = self.G[k], self.G_bar[k]
             gradients.near_optimum = gradients.given
+        elif self.has_start:  # `start_from`'s point: the solver computes its gradient
+            self.has_start = False
+            gradients.near_optimum = self.pose(C, 1.0)
+            gradients.given = False
         elif self.still_optimal(C):
             info.obj, info.rho, info.r, info.n_iter = self.objective, self.rho, 0.0, 0
             info.n_kernel_rows, info.status = 0, SOLVE_OK
@@ -479,9 +479,7 @@ cdef class SeededProblem:
         for k in range(source.shape[0]):
             scratch[source_rows[k]] = 0.0
         side = 1 if excess > 0.0 else -1
-        excess = abs(excess)
-        if excess <= ROUNDING * total:  # rounding, not an excess (see `bound_start`)
-            excess = 0.0
+        excess = beyond_rounding(abs(excess), total)
         for pass_number in range(2):  # free alphas, then bounded ones
             for k in range(n):
                 if excess <= 0.0:
@@ -492,11 +490,8 @@ cdef class SeededProblem:
                     continue
                 cut = min(excess, self.alpha[k])
                 self.alpha[k] -= cut
-                excess -= cut
-                if excess <= ROUNDING * total:
-                    excess = 0.0
-                if self.alpha[k] <= ROUNDING * total:  # cut to rounding: at 0, not free
-                    self.alpha[k] = 0.0
+                excess = beyond_rounding(excess - cut, total)
+                self.alpha[k] = beyond_rounding(self.alpha[k], total)
         self.has_start = True
         self.has_gradients = False
 
