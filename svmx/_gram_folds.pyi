@@ -6,6 +6,9 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 def best_scale(objective: float, linear: float, limit: float) -> float: ...
+def kernel_block(
+    gram: NDArray[np.float64], rows: ArrayLike, columns: ArrayLike
+) -> NDArray[np.float64]: ...
 
 class ClassifierFold:
     def __init__(
@@ -18,6 +21,7 @@ class ClassifierFold:
     def solve(
         self, C: float, tol: float, shrinking: bool, max_iter: int, cache_bytes: float
     ) -> tuple[NDArray[np.int64], bool]: ...
+    def class_sums(self) -> NDArray[np.float64]: ...
     def gradients(
         self,
     ) -> list[tuple[NDArray[np.float64], NDArray[np.float64]] | None]: ...

@@ -10,6 +10,7 @@ from svmx._engine.layout_cache import LayoutCache as LayoutCache
 from svmx._gram_folds import ClassifierFold as ClassifierFold
 from svmx._gram_folds import RegressorFold as RegressorFold
 from svmx._gram_folds import best_scale as best_scale
+from svmx._gram_folds import kernel_block as kernel_block
 from svmx._specs import KernelSpec, Problem, SolveSpec
 
 KERNEL_TYPES: dict[str, int]

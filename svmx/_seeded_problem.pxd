@@ -14,13 +14,18 @@ cdef class SeededProblem:
     cdef Py_ssize_t[::1] order
     cdef double objective, rho, last_C
     cdef bint seeded, solved, has_start
+    cdef bint hard  # the last solve took Newton steps on a small free set (HARD_FIRST)
     cdef readonly bint kept  # the last solve returned the solution before it
     cdef object gram, gram_rows
+    # Q times every variable at its upper bound at C = 1, where the fold computed it for
+    # all its pairs at once (`bound_start`); None otherwise.
+    cdef public object bound_product
 
     cdef void slot_order(self) noexcept
     cdef double start_scale(self, double C) noexcept
     cdef bint still_optimal(self, double C) noexcept
     cdef bint bound_start(self, double C) except *
+    cdef double count_free(self, double C) noexcept
     cdef bint newton_pays(self, double C, long n_iter) noexcept
     cdef bint pose(self, double C, double scale, bint keep_bounded=*) noexcept
     cdef bint scaled_gradients(self, double C, double scale) noexcept

@@ -161,7 +161,7 @@ class FoldAlongC:
             return predicted.copy()
         rows, block = self.blocks.get(id(positions), (None, None))
         if rows is not positions:
-            block = self.gram[np.ix_(positions, self.fold.training_rows)]
+            block = _libsvm.kernel_block(self.gram, positions, self.fold.training_rows)
             self.blocks[id(positions)] = (positions, block)
         if self.classes is None:
             predicted = self.fold.predict(block)

@@ -540,3 +540,43 @@ def test_shared_search_scores_the_cold_searchs_rows_at_lib_svms_grid(seed):
     gap = np.abs(shared.cv_results_["mean_test_score"] - cold.cv_results_["mean_test_score"])
     assert gap.max() <= 1.0 / 600 + 1e-12
     assert shared.best_params_ == cold.best_params_
+
+
+@pytest.mark.parametrize("n_classes", [2, 4])
+def test_the_class_sums_are_the_bound_starts_products_as_smo_sees_them(n_classes):
+    """`class_sums`: per class, its training rows' bounds times their rows of K rounded
+    to float32, over every row of K; a pair's bound start is two of them at its rows,
+    and so the same Q u (to rounding) as Q's own product."""
+    X, y = _blobs(n_classes=n_classes, rows=200)
+    K = gram_matrix(X, KernelSpec.named("rbf", gamma=0.4))
+    train, _ = _split(y.size)
+    weights = np.linspace(0.5, 2.0, train.size)
+    fold = _classifier_fold(K, y, train, seeded=True, weights=weights)
+    sums = fold.class_sums()
+    K32 = K.astype(np.float32).astype(np.float64)
+    classes, codes = np.unique(y[train], return_inverse=True)
+    assert sums.shape == (classes.size, y.size)
+    for c in range(classes.size):
+        rows = train[codes == c]
+        np.testing.assert_allclose(sums[c], K32[:, rows] @ weights[codes == c],
+                                   rtol=1e-13, atol=1e-13)
+    first, second = train[codes == 0], train[codes == 1]
+    rows = np.concatenate([first, second])
+    labels = np.concatenate([np.ones(first.size), -np.ones(second.size)])
+    Q = K32[np.ix_(rows, rows)] * np.outer(labels, labels)
+    u = np.concatenate([weights[codes == 0], weights[codes == 1]])
+    np.testing.assert_allclose(labels * (sums[0, rows] - sums[1, rows]), Q @ u,
+                               rtol=1e-13, atol=1e-12)
+
+
+def test_kernel_block_is_numpys_block_and_names_bad_positions():
+    from svmx._libsvm import kernel_block
+
+    K = np.arange(30.0).reshape(5, 6)
+    rows, columns = np.array([4, 0, 2]), np.array([5, 1, 1, 3])
+    np.testing.assert_array_equal(kernel_block(K, rows, columns), K[np.ix_(rows, columns)])
+    assert kernel_block(K, rows[:0], columns).shape == (0, 4)
+    with pytest.raises(ValueError, match="rows must be positions in \\[0, 5\\)"):
+        kernel_block(K, np.array([5]), columns)
+    with pytest.raises(ValueError, match="columns must be positions in \\[0, 6\\)"):
+        kernel_block(K, rows, np.array([-1]))

@@ -124,6 +124,47 @@ def test_seeded_classifier_folds_at_large_c_stop_at_the_gap_in_few_updates(gamma
     assert warm_iter.sum() < cold_iter.sum() / 5
 
 
+@pytest.mark.parametrize("gamma", [0.5, 0.125])
+def test_a_solve_after_one_that_stepped_steps_early(gamma, monkeypatch):
+    """A problem whose last solve took Newton steps on a small free set is hard: the next
+    C's solve steps after a short SMO round (`HARD_FIRST`), where a first solve waits
+    for NEWTON_MIN_WORK (its first round alone is 4n/2 pair updates), and it ends in
+    fewer pair updates than there are variables, at the gap and the fresh fit's objective."""
+    from svmx import _seeded_problem
+
+    steps = []
+
+    def counted(*args):
+        steps.append(newton_steps(*args))
+        return steps[-1]
+
+    monkeypatch.setattr(_seeded_problem, "newton_steps", counted)
+    X, y = shared_subset("svmguide1", 600)
+    K = gram_matrix(X, KernelSpec.named("rbf", gamma=gamma))
+    train = np.flatnonzero(np.arange(y.size) % 5 != 0)
+    seeded = _path_classifier(K, y, train, True)
+    rows = seeded.training_rows
+    labels = np.where(y[rows] == y[rows][0], 1, -1).astype(np.int8)
+    Q, p = _q(K, rows, labels), -np.ones(rows.size)
+    followed = 0
+    stepped = False
+    for C in [2.0 ** e for e in range(5, 16, 2)]:
+        before = len(steps)
+        warm_iter, _ = seeded.solve(C, *SOLVE)
+        if stepped:
+            assert warm_iter.sum() < rows.size
+            followed += 1
+        stepped = len(steps) > before
+        fresh = _path_classifier(K, y, train, False)
+        fresh.solve(C, *SOLVE)
+        warm_alpha = np.abs(seeded.dual_coef()[:, 0])
+        cold_alpha = np.abs(fresh.dual_coef()[:, 0])
+        assert _gap(Q, p, labels, np.full(rows.size, C), warm_alpha) <= TOL * (1 + 1e-6)
+        warm, cold = _objective(Q, p, warm_alpha), _objective(Q, p, cold_alpha)
+        assert abs(warm - cold) <= 1e-3 * abs(cold)
+    assert followed >= 1
+
+
 def _regression_fold(X, y, gamma, epsilon=0.1):
     """A seeded epsilon-SVR fold (every 5th row held out) over the RBF Gram matrix of X,
     with its labels, p and Q as SMO sees them."""
