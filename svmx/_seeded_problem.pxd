@@ -29,6 +29,8 @@ cdef class SeededProblem:
     cdef bint newton_pays(self, double C, long n_iter) noexcept
     cdef bint pose(self, double C, double scale, bint keep_bounded=*) noexcept
     cdef bint scaled_gradients(self, double C, double scale) noexcept
+    cdef bint posed_optimal(self, double tol) noexcept
+    cdef void take_posed(self, SolutionInfo* info) noexcept
     cdef void follow_moves(self, double C) except *
     cdef SolutionInfo solve(self, double C, double tol, bint shrinking, long max_iter,
                             bint check_signals) except *

@@ -580,3 +580,34 @@ def test_kernel_block_is_numpys_block_and_names_bad_positions():
         kernel_block(K, np.array([5]), columns)
     with pytest.raises(ValueError, match="columns must be positions in \\[0, 6\\)"):
         kernel_block(K, rows, np.array([-1]))
+
+
+def test_a_start_already_optimal_is_taken_without_the_solver_and_predicts_as_fresh():
+    """At small C with a wide kernel every variable stays at its bound from one C to the
+    next: the scaled start meets SMO's stopping rule as posed, so the solve takes it
+    (`SeededProblem.posed_optimal`, no pair update) with the solver's bias and gradient,
+    and predicts as the fresh fit does."""
+    X, y = _blobs(n_classes=3, rows=240, spread=0.5)
+    K = gram_matrix(X, KernelSpec.named("rbf", gamma=2.0 ** -9))
+    train, test = _split(y.size)
+    seeded = _classifier_fold(K, y, train, seeded=True)
+    block = K[np.ix_(test, seeded.training_rows)]
+    untouched = 0
+    for C in C_PATH[:5]:
+        seeded_iter, _ = seeded.solve(C, *SOLVE)
+        untouched += int(np.sum(seeded_iter == 0))
+        fresh = _classifier_fold(K, y, train, seeded=False)
+        fresh.solve(C, *SOLVE)
+        np.testing.assert_allclose(_pair_objectives(seeded, K), _pair_objectives(fresh, K),
+                                   rtol=1e-3, atol=1e-3)
+        _same_decisions(seeded, fresh, block)
+        # Pair (0, 1)'s kept gradient is its solution's: G = Q alpha - 1 (Q as SMO sees it).
+        classes, codes = np.unique(y[train], return_inverse=True)
+        rows = np.concatenate([train[codes == 0], train[codes == 1]])
+        labels = np.repeat([1.0, -1.0], [np.sum(codes == 0), np.sum(codes == 1)])
+        Q = K[np.ix_(rows, rows)].astype(np.float32).astype(np.float64) * np.outer(labels,
+                                                                                  labels)
+        alpha = np.abs(seeded.dual_coef()[:rows.size, 0])
+        np.testing.assert_allclose(seeded.gradients()[0][0], Q @ alpha - 1.0, rtol=0,
+                                   atol=1e-10 * max(1.0, np.abs(Q).sum(axis=0).max() * C))
+    assert untouched >= 6  # three pairs, most of the path without a pair update
