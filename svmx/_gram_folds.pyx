@@ -28,7 +28,7 @@ from svmx._engine.solver cimport SOLVE_OK, SolutionInfo
 from svmx._seeded_problem cimport SeededProblem
 from svmx._solve_status cimport on_main_thread
 
-from svmx._seeded_problem import best_scale
+from svmx._seed_scale import best_scale
 
 __all__ = ["ClassifierFold", "RegressorFold", "best_scale", "kernel_block"]
 
