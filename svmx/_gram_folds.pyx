@@ -37,10 +37,14 @@ cdef int PRECOMPUTED_KERNEL = 4
 # Held-out decision values gather the support vectors' kernel columns (an element copy
 # each) where that costs less than multiplying the others' zero coefficients: a
 # gathered entry costs about GATHER_COST of the product's multiply-adds
-# (`ClassifierFold.decision_values`). Measured on folds of pendigits (9 columns of
-# coefficients) and svmguide1 (1): the two break even near half and a tenth of the
-# rows being support vectors.
+# (`ClassifierFold.decision_values`), or GATHER_COST_WIDE of a matrix product's (more
+# than one column of coefficients, whose multiply-adds run faster). Measured on folds of
+# svmguide1 (1 column): the two break even near a tenth of the rows being support
+# vectors. On pendigits (9 columns) a cost of 8 gathered up to half of them, and on an
+# Intel Xeon (Sapphire Rapids) the gather then took 124 us where the product over every
+# row took 98 us (376 support vectors of 800 rows); no share gathered paid there.
 cdef double GATHER_COST = 8.0
+cdef double GATHER_COST_WIDE = 40.0
 
 
 cdef Kernel gram_kernel(const double[:, ::1] gram, positions):
@@ -85,6 +89,7 @@ cdef class ClassifierFold:
     """
     cdef const double[:, ::1] gram
     cdef list class_positions, class_bounds, pairs, positions, labels, unit_bounds, problems
+    cdef object minus_ones, gram_array
     cdef bint seeded
     cdef CacheMemories memories
     # Whether the last `solve` moved any pair's solution (False where every pair's last
@@ -100,15 +105,19 @@ cdef class ClassifierFold:
                              for bounds in class_bounds]
         self.seeded = seeded
         self.pairs, self.positions, self.labels, self.unit_bounds = [], [], [], []
+        plus = [np.ones(len(rows), np.int8) for rows in self.class_positions]
+        minus = [-ones for ones in plus]
         for i in range(len(class_positions)):
             for j in range(i + 1, len(class_positions)):
-                first, second = self.class_positions[i], self.class_positions[j]
                 self.pairs.append((i, j))
-                self.positions.append(np.concatenate([first, second]))
-                self.labels.append(np.concatenate([np.ones(len(first), np.int8),
-                                                   -np.ones(len(second), np.int8)]))
-                self.unit_bounds.append(np.concatenate([class_bounds[i], class_bounds[j]])
-                                        .astype(np.float64))
+                self.positions.append(np.concatenate([self.class_positions[i],
+                                                      self.class_positions[j]]))
+                self.labels.append(np.concatenate([plus[i], minus[j]]))
+                self.unit_bounds.append(np.concatenate([self.class_bounds[i],
+                                                        self.class_bounds[j]]))
+        sizes = [len(labels) for labels in self.labels]
+        self.minus_ones = -np.ones(max(sizes, default=0))  # each pair's p, a view of it
+        self.gram_array = np.asarray(self.gram)
         self.problems = [None] * len(self.pairs)
         # Every pair's cache lives as long as the fold: one block each where its budget
         # holds its matrix (slab mode), instead of a malloc per kernel column.
@@ -126,6 +135,7 @@ cdef class ClassifierFold:
         cdef bint stopped_early = False, check_signals = on_main_thread(), changed = False
         cdef double[::1] scratch = None
         n_iter = np.zeros(len(self.pairs), dtype=np.int64)
+        cdef long long[::1] iterations = n_iter
         if (start is not None and self.seeded and start[0] == C
                 and len(start[1]) == len(self.pairs)):
             scratch = np.zeros(self.gram.shape[0], dtype=np.float64)
@@ -140,19 +150,18 @@ cdef class ClassifierFold:
                 Q = SvcQ(gram_kernel(self.gram, self.positions[number]), labels, cache_bytes,
                          self.memories)
                 problem = SeededProblem(
-                    Q, np.full(len(labels), -1.0), labels, self.unit_bounds[number],
-                    self.seeded, np.asarray(self.gram), self.positions[number])
+                    Q, self.minus_ones[:len(labels)], labels, self.unit_bounds[number],
+                    self.seeded, self.gram_array, self.positions[number])
                 if sums is not None:  # Q u of the pair (i, j): y (S_i - S_j) at its rows
-                    i, j = self.pairs[number]
-                    rows = self.positions[number]
-                    problem.bound_product = labels * (sums[i, rows] - sums[j, rows])
+                    problem.bound_product = pair_product(sums, self.pairs[number], labels,
+                                                         self.positions[number])
                 self.problems[number] = problem
                 if scratch is not None:
                     (<SeededProblem> self.problems[number]).start_from(
                         start[2][number], start[1][number], scratch, C)
             problem = self.problems[number]
             info = problem.solve(C, tol, shrinking, max_iter, check_signals)
-            n_iter[number] = info.n_iter
+            iterations[number] = info.n_iter
             stopped_early |= info.status != SOLVE_OK
             changed |= not problem.kept
         self.changed = changed
@@ -223,8 +232,8 @@ cdef class ClassifierFold:
         DGEMM per class, k - 1 columns each, where one product with `dual_coef` would
         multiply zeros in all but 2 of its k row groups, and in every row that is no
         support vector). The support vectors' columns are gathered once, where they
-        are few enough (`GATHER_COST`); with two classes, each product is a matrix-vector
-        one.
+        are few enough (`GATHER_COST`, `GATHER_COST_WIDE`); with two classes, each
+        product is a matrix-vector one.
         """
         cdef const double[:, ::1] block = np.ascontiguousarray(kernel_block,
                                                                dtype=np.float64)
@@ -262,7 +271,8 @@ cdef class ClassifierFold:
         if m == 0 or n_support == 0:
             return np.asarray(values)
         support_block = None
-        if n_support * (GATHER_COST + width) <= <double> n_rows * width:
+        if n_support * ((GATHER_COST if width == 1 else GATHER_COST_WIDE) + width) \
+                <= <double> n_rows * width:
             start, s = 0, 0
             for c in range(k):  # the support vectors' weights to the front
                 support_first(weights[c], columns[s:], start, True)
@@ -325,6 +335,19 @@ cdef class ClassifierFold:
             for t in range(n_c):
                 weights[t, q] = problem.labels[first + t] * problem.alpha[first + t]
         return weights
+
+
+@cython.boundscheck(False)
+@cython.wraparound(False)
+cdef pair_product(const double[:, ::1] sums, tuple pair, const signed char[::1] labels,
+                  const Py_ssize_t[::1] rows):
+    """y_k (S_i - S_j)[rows_k] for the pair (i, j) of `ClassifierFold.class_sums`."""
+    cdef Py_ssize_t k, i = pair[0], j = pair[1]
+    product = np.empty(rows.shape[0], dtype=np.float64)
+    cdef double[::1] out = product
+    for k in range(rows.shape[0]):
+        out[k] = labels[k] * (sums[i, rows[k]] - sums[j, rows[k]])
+    return product
 
 
 def kernel_block(const double[:, ::1] gram, rows, columns):

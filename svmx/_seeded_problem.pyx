@@ -110,16 +110,14 @@ cdef class SeededProblem:
         self.p = np.ascontiguousarray(p, dtype=np.float64)
         self.labels = np.ascontiguousarray(labels, dtype=np.int8)
         self.unit_bounds = np.ascontiguousarray(unit_bounds, dtype=np.float64)
-        self.alpha = np.zeros(n, dtype=np.float64)
-        self.slot_alpha = np.zeros(n, dtype=np.float64)
-        self.slot_bounds = np.zeros(n, dtype=np.float64)
-        self.slot_p = np.zeros(n, dtype=np.float64)
+        # The variables' vectors: rows of one block (a fold makes one problem per pair of
+        # classes, 45 of pendigits' in each of 50 folds: one allocation each, not nine).
+        cdef double[:, ::1] store = np.zeros((9, n), dtype=np.float64)
+        self.alpha, self.slot_alpha, self.slot_bounds = store[0], store[1], store[2]
+        self.slot_p, self.G, self.G_bar = store[3], store[4], store[5]
+        self.slot_G, self.slot_G_bar, self.moved_from = store[6], store[7], store[8]
         self.slot_labels = np.zeros(n, dtype=np.int8)
         self.order = np.arange(n, dtype=np.intp)
-        self.G, self.G_bar = np.zeros(n, dtype=np.float64), np.zeros(n, dtype=np.float64)
-        self.slot_G = np.zeros(n, dtype=np.float64)
-        self.slot_G_bar = np.zeros(n, dtype=np.float64)
-        self.moved_from = np.zeros(n, dtype=np.float64)
         self.has_gradients = False
         self.seeded = seeded
         self.solved = False
@@ -428,7 +426,7 @@ cdef class SeededProblem:
     cdef SolutionInfo solve(self, double C, double tol, bint shrinking, long max_iter,
                             bint check_signals) except *:
         cdef SolutionInfo info
-        cdef Solver solver = Solver()
+        cdef Solver solver = None  # made where the posed start is not the optimum
         cdef Gradients gradients
         cdef Py_ssize_t t, k, n = self.alpha.shape[0]
         cdef double scale
@@ -468,6 +466,8 @@ cdef class SeededProblem:
         posed_optimal = gradients.given and self.posed_optimal(tol)
         if posed_optimal:  # SMO would stop at once
             self.take_posed(&info)
+        if not posed_optimal:
+            solver = Solver()
         while not posed_optimal:
             limit = max_iter
             if newton and rounds < NEWTON_ROUNDS and self.hard:  # steps early and often
