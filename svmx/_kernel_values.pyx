@@ -9,6 +9,8 @@ their dot products with scipy.sparse first.
 import numpy as np
 import scipy.sparse as sp
 
+cimport cython
+
 from svmx._engine.isa cimport isa_level
 from svmx._engine.kernel_map cimport (
     KernelParams,
@@ -17,7 +19,8 @@ from svmx._engine.kernel_map cimport (
     map_dot_products,
 )
 
-__all__ = ["DENSE_ENOUGH", "dense_if_dense_enough", "kernel_matrix", "squared_norms"]
+__all__ = ["DENSE_ENOUGH", "dense_if_dense_enough", "kernel_matrix", "mirror_upper",
+           "squared_norms"]
 
 
 def squared_norms(X):
@@ -32,6 +35,45 @@ def squared_norms(X):
         return np.asarray(X.multiply(X).sum(axis=1), dtype=np.float64).ravel()
     X = np.asarray(X)
     return np.einsum("ij,ij->i", X, X, dtype=np.float64)
+
+
+# The side of the square tiles `mirror_upper` copies (16 measured faster than 8, 32 and
+# 64 on a 1,000-row matrix: 0.34 ms against 0.41-0.50 ms).
+cdef Py_ssize_t MIRROR_TILE = 16
+
+
+def mirror_upper(double[:, :] square):
+    """Copy the upper triangle of a square matrix (any strides: a diagonal block of a
+    larger one too) onto its lower one, in place, and return it: K is then exactly
+    symmetric, as the matrix products it comes from need not be. Tile by tile (a strided
+    copy of the whole misses the cache on every row); compiled, where numpy's tiles took
+    0.74 ms of a 1,000-row Gram matrix's 1.9 ms (0.34 ms here).
+
+    Examples
+    --------
+    >>> mirror_upper(np.array([[1.0, 2.0], [3.0, 4.0]])).tolist()
+    [[1.0, 2.0], [2.0, 4.0]]
+    """
+    if square.shape[0] != square.shape[1]:
+        raise ValueError(f"square must be a square matrix; got shape "
+                         f"({square.shape[0]}, {square.shape[1]})")
+    with nogil:
+        copy_upper_to_lower(square)
+    return np.asarray(square)
+
+
+@cython.boundscheck(False)
+@cython.wraparound(False)
+cdef void copy_upper_to_lower(double[:, :] square) noexcept nogil:
+    cdef Py_ssize_t n = square.shape[0], top = 0, left, i, j
+    while top < n:
+        left = top
+        while left < n:
+            for i in range(top, min(top + MIRROR_TILE, n)):
+                for j in range(max(left, i + 1), min(left + MIRROR_TILE, n)):
+                    square[j, i] = square[i, j]
+            left += MIRROR_TILE
+        top += MIRROR_TILE
 
 
 # Above this fraction of stored entries a sparse block is faster through a dense GEMM.

@@ -50,15 +50,16 @@ from svmx._engine.support_layout import (
 )
 from svmx._engine.vote import ovo_vote
 from svmx._gram_folds import ClassifierFold, RegressorFold, best_scale, kernel_block
-from svmx._kernel_values import DENSE_ENOUGH, dense_if_dense_enough, kernel_matrix, squared_norms
+from svmx._kernel_values import (DENSE_ENOUGH, dense_if_dense_enough, kernel_matrix,
+                                 mirror_upper, squared_norms)
 from svmx._specs import KERNEL_TYPES
 
 __all__ = [
     "CacheMemories", "ClassifierFold", "DENSE_ENOUGH", "KERNEL_TYPES", "LayoutCache",
     "MAX_ITER", "MIN_PROB", "NO_MARGIN", "RegressorFold", "SOLVED", "Solution",
     "best_scale", "compressed_structure_problem", "csr_is_ready", "decision_values",
-    "dense_if_dense_enough", "engine_serves", "kernel_block",
-    "kernel_matrix", "lazy_gram", "libsvm_decision_values", "libsvm_ovo_values", "ovo_vote",
+    "dense_if_dense_enough", "engine_serves", "kernel_block", "kernel_matrix", "lazy_gram",
+    "libsvm_decision_values", "libsvm_ovo_values", "mirror_upper", "ovo_vote",
     "pairwise_coupling", "sigmoid_predict", "sigmoid_train", "squared_norms", "train_one"
 ]
 

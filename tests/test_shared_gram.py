@@ -117,3 +117,22 @@ def test_shared_gram_on_real_data_matches_the_per_pair_solver(load_shared, capsy
     agreement = np.mean(auto.predict(X_test) == smo.predict(X_test))
     assert agreement >= 0.999
     assert_allclose(auto.decision_function(X_test), smo.decision_function(X_test), atol=1e-3)
+
+
+@pytest.mark.parametrize("n", [1, 15, 16, 17, 100])  # tiles of 16: edges and remainders
+def test_mirror_upper_copies_the_upper_triangle_of_any_square_view(n):
+    from svmx._libsvm import mirror_upper
+
+    rng = np.random.default_rng(n)
+    square = rng.normal(size=(n, n))
+    expected = np.triu(square) + np.triu(square, 1).T
+    assert_array_equal(mirror_upper(square.copy()), expected)
+    outer = rng.normal(size=(n + 9, n + 9))  # a diagonal block of a larger matrix
+    block = outer.copy()
+    mirror_upper(block[4:4 + n, 4:4 + n])
+    inner = outer[4:4 + n, 4:4 + n]
+    assert_array_equal(block[4:4 + n, 4:4 + n], np.triu(inner) + np.triu(inner, 1).T)
+    block[4:4 + n, 4:4 + n] = inner
+    assert_array_equal(block, outer)  # nothing outside the block moved
+    with pytest.raises(ValueError, match="square must be a square matrix"):
+        mirror_upper(np.zeros((n, n + 1)))
