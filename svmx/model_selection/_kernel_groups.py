@@ -23,11 +23,13 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
 
+from svmx._constraints import validate_params
 from svmx._shared_gram import gram_matrix, kernel_values_dear
 from svmx._specs import BYTES_PER_MB, KERNEL_TYPES, KernelSpec
 from svmx._validation import validate_targets
@@ -105,6 +107,7 @@ def plan_kernel_groups(estimator: Any, candidates: list[dict[str, Any]], X: Any,
         return None
     defaults = estimator.get_params(deep=False)
     keys: dict[tuple, list[int]] = {}
+    valid = _ParameterCheck(estimator)
     for index, candidate in enumerate(candidates):
         params = {**defaults, **candidate}
         if not isinstance(params["kernel"], str) or params["kernel"] not in SHARED_KERNELS:
@@ -113,7 +116,7 @@ def plan_kernel_groups(estimator: Any, candidates: list[dict[str, Any]], X: Any,
             return None
         if params.get("verbose") or group_bytes(X.shape[0]) > params["cache_size"] * BYTES_PER_MB:
             return None
-        if not _valid_parameters(estimator, candidate):
+        if not valid(candidate):
             return None
         key = tuple(sorted((name, repr(value)) for name, value in candidate.items()
                            if name != "C"))
@@ -162,13 +165,52 @@ def plan_shared_folds(estimator: Any, X: Any, splits: list[Split], scoring: Any,
     return [splits[start:end] for start, end in zip(bounds[:-1], bounds[1:], strict=True)]
 
 
-def _valid_parameters(estimator: Any, candidate: dict[str, Any]) -> bool:
-    """Whether `estimator` with `candidate`'s parameters passes its fit's checks."""
-    try:
-        clone(estimator).set_params(**candidate)._validate_parameters()
-    except (TypeError, ValueError):
-        return False
-    return True
+class _ParameterCheck:
+    """Whether `estimator` with a candidate's parameters passes its fit's checks
+    (``_validate_parameters``, which checks each parameter on its own): the estimator's
+    own parameters once, then each candidate value of a parameter once (LIBSVM's grid:
+    11 C and 10 gamma values for 110 candidates, where a clone, `set_params` and the
+    whole check per candidate took 7 ms before the first task went out).
+
+    Examples
+    --------
+    >>> from svmx import SVC
+    >>> check = _ParameterCheck(SVC())
+    >>> check({"C": 2.0}), check({"C": -1.0}), check({"no_such_parameter": 1})
+    (True, False, False)
+    """
+
+    def __init__(self, estimator: Any) -> None:
+        self.names = set(estimator.get_params(deep=False))
+        self.constraints = getattr(estimator, "_parameter_constraints", {})
+        try:
+            clone(estimator)._validate_parameters()
+            self.base_valid = True
+        except (TypeError, ValueError):
+            self.base_valid = False
+        self.checked: dict[tuple[str, str, str], bool] = {}
+
+    def __call__(self, candidate: dict[str, Any]) -> bool:
+        if not self.base_valid:
+            return False
+        for name, value in candidate.items():
+            if name not in self.names:
+                return False
+            key = (name, type(value).__qualname__, repr(value))
+            if key not in self.checked:
+                self.checked[key] = self._accepts(name, value)
+            if not self.checked[key]:
+                return False
+        return True
+
+    def _accepts(self, name: str, value: Any) -> bool:
+        if name not in self.constraints:
+            return True
+        try:
+            validate_params(SimpleNamespace(**{name: value}), {name: self.constraints[name]})
+        except (TypeError, ValueError):
+            return False
+        return True
 
 
 def _gram_key(kernel: KernelSpec) -> KernelSpec:
