@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from svmx._newton_walk import free_gradient, newton_walk, spd_inverse
+from svmx._newton_walk import free_set_steps
 
 __all__ = ["newton_steps"]
 
@@ -44,26 +44,6 @@ RIDGE_LIMIT = 1e-2
 #: The most free variables a step takes on: its block and inverse are two float64
 #: matrices of this order (2 x 72 MB), factorised in O(n^3); SMO alone serves larger sets.
 MAX_FREE = 3000
-
-
-def _as_smo_sees(block: np.ndarray) -> np.ndarray:
-    return block.astype(np.float32).astype(np.float64)
-
-
-def _inverse(block: np.ndarray) -> np.ndarray | None:
-    """The lower triangle (Fortran order; the upper one is scratch) of
-    (block + ridge I)^-1 for the smallest ridge with which Cholesky succeeds."""
-    scale = float(np.mean(np.diag(block)))
-    scale = scale if scale > 0 else 1.0
-    ridge = RIDGE_START
-    diagonal = np.diag_indices(block.shape[0])
-    while ridge <= RIDGE_LIMIT:
-        shifted = np.array(block, order="F")
-        shifted[diagonal] += ridge * scale
-        if spd_inverse(shifted) == 0:
-            return shifted
-        ridge *= RIDGE_GROWTH
-    return None
 
 
 def newton_steps(gram: np.ndarray, rows: np.ndarray, labels: np.ndarray, p: np.ndarray,
@@ -92,24 +72,12 @@ def newton_steps(gram: np.ndarray, rows: np.ndarray, labels: np.ndarray, p: np.n
     >>> alpha.round(9).tolist()
     [0.2, 0.4]
     """
-    labels = np.asarray(labels, dtype=np.float64)
-    free = np.flatnonzero((alpha > 0) & (alpha < bounds))
-    if not 2 <= free.size <= MAX_FREE:
-        return 0
-    weights = labels * alpha
-    used = np.flatnonzero(weights)
-    y = labels[free]
+    if not (isinstance(alpha, np.ndarray) and alpha.dtype == np.float64
+            and alpha.flags.c_contiguous and alpha.flags.writeable):
+        raise TypeError("newton_steps: alpha must be a writeable, contiguous float64 array "
+                        "(it is moved in place)")
     # Compiled and on this thread, as the inverse and the steps (svmx._newton_walk):
     # OpenBLAS's threads wait on a busy core, or on numpy's own pool.
-    rows = np.ascontiguousarray(rows, dtype=np.intp)
-    g = y * free_gradient(np.ascontiguousarray(gram, dtype=np.float64), rows[free],
-                          rows[used], np.ascontiguousarray(weights[used])) + p[free]
-    block = _as_smo_sees(gram[np.ix_(rows[free], rows[free])]) * np.outer(y, y)
-    inverse = _inverse(block)
-    if inverse is None:
-        return 0
-    present = alpha[free].copy()
-    steps = newton_walk(inverse, block.T, g, y.copy(), present, bounds[free].copy(),
-                        max_steps)  # block is symmetric: its transpose is column-major
-    alpha[free] = present
-    return steps
+    return free_set_steps(np.ascontiguousarray(gram, dtype=np.float64), rows, labels, p,
+                          bounds, alpha, max_steps, MAX_FREE, RIDGE_START, RIDGE_GROWTH,
+                          RIDGE_LIMIT)

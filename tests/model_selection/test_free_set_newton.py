@@ -92,6 +92,21 @@ def test_with_the_bounds_out_of_reach_one_step_lands_on_the_optimum():
     np.testing.assert_allclose(alpha, optimum, rtol=0, atol=1e-6)
 
 
+def test_steps_move_alpha_in_place_and_refuse_an_array_they_cannot_move():
+    """`newton_steps` moves `alpha` itself (one compiled call); a copy it would have to
+    make, of another dtype or layout, is refused rather than moved unseen."""
+    gram, labels = _problem(n=12)
+    rows, n = np.arange(labels.size), labels.size
+    alpha = np.full(n, 0.5)
+    moved = newton_steps(gram, rows, labels, -np.ones(n), np.full(n, 10.0), alpha, 5)
+    assert moved >= 1 and not np.allclose(alpha, 0.5)
+    for bad in (np.full(n, 0.5, dtype=np.float32), np.full(2 * n, 0.5)[::2]):
+        with pytest.raises(TypeError, match="alpha must be a writeable, contiguous float64"):
+            newton_steps(gram, rows, labels, -np.ones(n), np.full(n, 10.0), bad, 5)
+    with pytest.raises(ValueError, match="one entry per variable"):
+        newton_steps(gram, rows[:-1], labels, -np.ones(n), np.full(n, 10.0), alpha, 5)
+
+
 def _path_classifier(K, y, train, seeded):
     classes = np.unique(y[train])
     fold = ClassifierFold(K, [train[y[train] == c] for c in classes],
