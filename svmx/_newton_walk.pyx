@@ -286,16 +286,26 @@ def free_gradient(const double[:, ::1] gram, const Py_ssize_t[::1] free_rows,
             raise ValueError("free_gradient: free_rows must index the gram")
     out = np.zeros(n_free)
     cdef double[::1] result = out
+    with nogil:
+        gradient_sums(gram, free_rows, used_rows, weights, result)
+    return out
+
+
+@cython.boundscheck(False)
+@cython.wraparound(False)
+cdef void gradient_sums(const double[:, ::1] gram, const Py_ssize_t[::1] free_rows,
+                        const Py_ssize_t[::1] used_rows, const double[::1] weights,
+                        double[::1] out) noexcept nogil:
+    """out_i = sum_j float32(K[free_rows_i, used_rows_j]) weights_j (`free_gradient`)."""
+    cdef Py_ssize_t i, j
     cdef const double* row
     cdef double total
-    with nogil:
-        for i in range(n_free):
-            row = &gram[free_rows[i], 0]
-            total = 0.0
-            for j in range(n_used):
-                total = total + <double> (<float> row[used_rows[j]]) * weights[j]
-            result[i] = total
-    return out
+    for i in range(free_rows.shape[0]):
+        row = &gram[free_rows[i], 0]
+        total = 0.0
+        for j in range(used_rows.shape[0]):
+            total = total + <double> (<float> row[used_rows[j]]) * weights[j]
+        out[i] = total
 
 
 cdef long walk(int n, double* inverse, const double* block, double* g, double* y,
@@ -439,20 +449,23 @@ def free_set_steps(const double[:, ::1] gram, rows, labels, p, bounds, double[::
     if not (at.shape[0] == sign.shape[0] == linear.shape[0] == limit_all.shape[0] == n):
         raise ValueError("free_set_steps: rows, labels, p, bounds and alpha must have one "
                          "entry per variable")
+    if gram.shape[1] != gram.shape[0]:
+        raise ValueError("free_set_steps: gram must be square")
     for k in range(n):
-        if not 0 <= at[k] < gram.shape[0] or gram.shape[1] != gram.shape[0]:
-            raise ValueError("free_set_steps: rows must index the square gram")
+        if not 0 <= at[k] < gram.shape[0]:
+            raise ValueError("free_set_steps: rows must index the gram")
         n_free += 0.0 < alpha[k] < limit_all[k]
         n_used += sign[k] * alpha[k] != 0.0
     if not 2 <= n_free <= max_free:
         return 0
     cdef Py_ssize_t[::1] free = np.empty(n_free, dtype=np.intp)
+    cdef Py_ssize_t[::1] free_rows = np.empty(n_free, dtype=np.intp)
     cdef Py_ssize_t[::1] used = np.empty(n_used, dtype=np.intp)
     cdef double[::1] weights = np.empty(n_used)
     i = j = 0
     for k in range(n):
         if 0.0 < alpha[k] < limit_all[k]:
-            free[i] = k
+            free[i], free_rows[i] = k, at[k]
             i += 1
         if sign[k] * alpha[k] != 0.0:
             used[j], weights[j] = at[k], sign[k] * alpha[k]
@@ -464,19 +477,16 @@ def free_set_steps(const double[:, ::1] gram, rows, labels, p, bounds, double[::
     block_array = np.empty((n_free, n_free), order="F")
     cdef double[::1, :] block = block_array
     cdef const double* row
-    cdef double total, scale = 0.0
+    cdef double scale = 0.0
+    gradient_sums(gram, free_rows, used, weights, g)
     for i in range(n_free):
         k = free[i]
         y[i], present[i], limit[i] = sign[k], alpha[k], limit_all[k]
-        row = &gram[at[k], 0]
-        total = 0.0
-        for j in range(n_used):  # free_gradient's sum, in its order
-            total = total + <double> (<float> row[used[j]]) * weights[j]
-        g[i] = y[i] * total + linear[k]
+        g[i] = y[i] * g[i] + linear[k]
     for j in range(n_free):
-        row = &gram[at[free[j]], 0]
+        row = &gram[free_rows[j], 0]
         for i in range(n_free):  # K symmetric: column j of the block from row j of K
-            block[i, j] = <double> (<float> row[at[free[i]]]) * (y[i] * y[j])
+            block[i, j] = <double> (<float> row[free_rows[i]]) * (y[i] * y[j])
     scale = float(np.mean(np.diagonal(block_array)))
     scale = scale if scale > 0 else 1.0
     shifted_array = np.empty((n_free, n_free), order="F")

@@ -17,8 +17,8 @@ cdef class SeededProblem:
     cdef bint hard  # the last solve took Newton steps on a small free set (HARD_FIRST)
     cdef readonly bint kept  # the last solve returned the solution before it
     cdef object gram, gram_rows
-    # Q times every variable at its upper bound at C = 1, where the fold computed it for
-    # all its pairs at once (`bound_start`); None otherwise.
+    # Q times every variable at its upper bound at C = 1, from the fold's class sums for
+    # all its pairs at once, until the first solve (`bound_start`); None otherwise.
     cdef public object bound_product
 
     cdef void slot_order(self) noexcept
@@ -29,7 +29,6 @@ cdef class SeededProblem:
     cdef bint newton_pays(self, double C, long n_iter) noexcept
     cdef bint pose(self, double C, double scale, bint keep_bounded=*) noexcept
     cdef bint scaled_gradients(self, double C, double scale) noexcept
-    cdef bint posed_optimal(self, double tol) noexcept
     cdef void take_posed(self, SolutionInfo* info) noexcept
     cdef void follow_moves(self, double C) except *
     cdef SolutionInfo solve(self, double C, double tol, bint shrinking, long max_iter,

@@ -12,8 +12,9 @@ import numpy as np
 
 cimport cython
 
-from libc.math cimport INFINITY, isfinite
+from libc.math cimport isfinite
 
+from svmx._engine.block_solver cimport global_gap
 from svmx._engine.qmatrix cimport QMatrix, SvcQ, SvrQ
 from svmx._engine.solver cimport (Gradients, SOLVE_MAX_ITER, SOLVE_OK, SolutionInfo, Solver,
                                   rho_from_gradient)
@@ -260,34 +261,14 @@ cdef class SeededProblem:
 
     @cython.boundscheck(False)
     @cython.wraparound(False)
-    cdef bint posed_optimal(self, double tol) noexcept:
-        """Whether the posed start (with its given gradient) meets SMO's stopping rule:
-        max over I_up of -y G plus max over I_low of y G below `tol` (the solver's
-        working set selection would find no pair). Zero-iteration solves (a scaled start
-        at a C whose optimum keeps every variable's side, most of LIBSVM's grid at small
-        C) then skip the solver's set-up, shrinking and gradient rebuild: 5 us a pair
-        of pendigits' folds, 8,000 such solves in a search."""
-        cdef Py_ssize_t t
-        cdef double up = -INFINITY, low = -INFINITY, yG
-        for t in range(self.slot_alpha.shape[0]):
-            yG = self.slot_labels[t] * self.slot_G[t]
-            if self.slot_labels[t] > 0:
-                if self.slot_alpha[t] < self.slot_bounds[t]:
-                    up = max(up, -yG)
-                if self.slot_alpha[t] > 0.0:
-                    low = max(low, yG)
-            else:
-                if self.slot_alpha[t] > 0.0:
-                    up = max(up, -yG)
-                if self.slot_alpha[t] < self.slot_bounds[t]:
-                    low = max(low, yG)
-        return up + low < tol
-
-    @cython.boundscheck(False)
-    @cython.wraparound(False)
     cdef void take_posed(self, SolutionInfo* info) noexcept:
         """The posed start as the solution, with what the solver reports of it (its
-        bias from the gradient, its objective) and its gradient kept."""
+        bias from the gradient, its objective) and its gradient kept: where it already
+        meets SMO's stopping rule (`global_gap` below tol, the solver's working set
+        selection would find no pair). Zero-iteration solves (a scaled start at a C whose
+        optimum keeps every variable's side, most of LIBSVM's grid at small C) then skip
+        the solver's set-up, shrinking and gradient rebuild: 5 us a pair of pendigits'
+        folds, 8,000 such solves in a search."""
         cdef Py_ssize_t t, k, n = self.slot_alpha.shape[0]
         cdef double objective = 0.0
         for t in range(n):
@@ -338,7 +319,8 @@ cdef class SeededProblem:
         upper bound C u_k, less the excess of y'a = 0, cut from the class with the
         larger sum: whole variables, those of the largest gradient (the least held at
         their bound) first, the last one in part. Kept, with its G = Qa + p and G_bar
-        from the Gram matrix's rows at Q's float32 values, where at least
+        (from the fold's class sums, `bound_product`, and the cut variables' rows of the
+        Gram matrix, at Q's float32 values), where at least
         BOUND_START_SHARE of the nonzero variables have G < 0; else `alpha` is left as
         it was (zero, or `start_from`'s point) and False returned. Small C (the first
         of LIBSVM's grid, 2^-5) puts most variables of the optimum at C, which SMO from
@@ -357,7 +339,7 @@ cdef class SeededProblem:
         cdef double[::1] before
         cdef const double[::1] unit_product
         if (not self.seeded or self.solved or self.gram is None or n < 2
-                or not isinstance(self.Q, SvcQ)):
+                or not isinstance(self.Q, SvcQ) or self.bound_product is None):
             return False
         gram, rows = self.gram, self.gram_rows
         before = np.array(alpha)
@@ -367,21 +349,10 @@ cdef class SeededProblem:
             excess += full[k]
             total += alpha[k]
         excess = beyond_rounding(excess, total)
-        if self.bound_product is not None:  # the fold's sums: G_bar = C Q u
-            unit_product = self.bound_product
-            self.bound_product = None
-            for k in range(n):
-                G_bar[k] = C * unit_product[k]
-                G[k] = G_bar[k] + p[k]
-        else:
-            G_bar[:] = 0.0
-            for j in range(n):  # G_bar = Q a with every variable at its bound, by columns
-                row = &gram[rows[j], 0]  # (K is symmetric): no chain of dependent sums
-                for k in range(n):
-                    G_bar[k] += full[j] * <double> <float> row[rows[k]]
-            for k in range(n):
-                G_bar[k] *= labels[k]
-                G[k] = G_bar[k] + p[k]
+        unit_product = self.bound_product  # the fold's class sums: G_bar = C Q u
+        for k in range(n):
+            G_bar[k] = C * unit_product[k]
+            G[k] = G_bar[k] + p[k]
         # The cuts, largest G first (the lowest index first among equals): a scan for each
         # of the first FEW_CUTS (classes of near equal sums need few), then one sort.
         for t in range(FEW_CUTS + n):
@@ -464,10 +435,12 @@ cdef class SeededProblem:
                                and self.scaled_gradients(C, scale))
             gradients.near_optimum = False
         gradients.G, gradients.G_bar = &self.slot_G[0], &self.slot_G_bar[0]
-        posed_optimal = gradients.given and self.posed_optimal(tol)
+        posed_optimal = gradients.given and global_gap(
+            <int> n, &self.slot_labels[0], &self.slot_alpha[0], &self.slot_bounds[0],
+            &self.slot_G[0]) < tol
         if posed_optimal:  # SMO would stop at once
             self.take_posed(&info)
-        if not posed_optimal:
+        else:
             solver = Solver()
         while not posed_optimal:
             limit = max_iter

@@ -29,9 +29,6 @@ GRAM_SHARE_OF_CACHE = 0.75
 # Rows of the Gram matrix computed per matrix product (a float64 block of
 # this many rows is the only temporary).
 GRAM_BLOCK_ROWS = 1024
-# The tiles of `_mirror_upper`'s numpy path, for float32 (64 x 64 doubles: 32 KB, an L1
-# cache; 64 measured faster than 128 and 256 on a 1,000-row matrix).
-MIRROR_TILE = 64
 # Rows with fewer stored entries than this make kernel columns cheap enough that
 # the pairs compute only the ones they need (dna.scale, 45 per row: 1.6x faster
 # without the shared matrix; mnist, 784 per row: 4x faster with it).
@@ -161,19 +158,10 @@ def gram_matrix(X, kernel: KernelSpec, dtype: type = np.float64) -> np.ndarray:
 
 
 def _mirror_upper(square: np.ndarray) -> np.ndarray:
-    """Copy the upper triangle of ``square`` onto its lower one, in place, tile by tile
-    (one strided copy of the whole would miss the cache on every row): K is then exactly
-    symmetric, as the matrix products it comes from need not be. Compiled for float64
-    (`mirror_upper`: 0.34 ms where these numpy tiles took 0.74 ms on 1,000 rows)."""
-    if square.dtype == np.float64:
-        return _libsvm.mirror_upper(square)
-    n = square.shape[0]
-    for i in range(0, n, MIRROR_TILE):
-        tile = square[i:i + MIRROR_TILE, i:i + MIRROR_TILE]
-        tile[...] = np.triu(tile) + np.triu(tile, 1).T
-        square[i + MIRROR_TILE:, i:i + MIRROR_TILE] = square[i:i + MIRROR_TILE,
-                                                             i + MIRROR_TILE:].T
-    return square
+    """Copy the upper triangle of ``square`` onto its lower one, in place (compiled, tile
+    by tile: `mirror_upper`): K is then exactly symmetric, as the matrix products it
+    comes from need not be."""
+    return _libsvm.mirror_upper(square)
 
 
 def shared_gram(

@@ -119,15 +119,16 @@ def test_shared_gram_on_real_data_matches_the_per_pair_solver(load_shared, capsy
     assert_allclose(auto.decision_function(X_test), smo.decision_function(X_test), atol=1e-3)
 
 
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
 @pytest.mark.parametrize("n", [1, 15, 16, 17, 100])  # tiles of 16: edges and remainders
-def test_mirror_upper_copies_the_upper_triangle_of_any_square_view(n):
+def test_mirror_upper_copies_the_upper_triangle_of_any_square_view(n, dtype):
     from svmx._libsvm import mirror_upper
 
     rng = np.random.default_rng(n)
-    square = rng.normal(size=(n, n))
+    square = rng.normal(size=(n, n)).astype(dtype)
     expected = np.triu(square) + np.triu(square, 1).T
     assert_array_equal(mirror_upper(square.copy()), expected)
-    outer = rng.normal(size=(n + 9, n + 9))  # a diagonal block of a larger matrix
+    outer = rng.normal(size=(n + 9, n + 9)).astype(dtype)  # a diagonal block of a larger one
     block = outer.copy()
     mirror_upper(block[4:4 + n, 4:4 + n])
     inner = outer[4:4 + n, 4:4 + n]
@@ -135,4 +136,4 @@ def test_mirror_upper_copies_the_upper_triangle_of_any_square_view(n):
     block[4:4 + n, 4:4 + n] = inner
     assert_array_equal(block, outer)  # nothing outside the block moved
     with pytest.raises(ValueError, match="square must be a square matrix"):
-        mirror_upper(np.zeros((n, n + 1)))
+        mirror_upper(np.zeros((n, n + 1), dtype=dtype))

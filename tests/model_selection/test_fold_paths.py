@@ -587,7 +587,7 @@ def test_kernel_block_is_numpys_block_and_names_bad_positions():
 def test_a_start_already_optimal_is_taken_without_the_solver_and_predicts_as_fresh():
     """At small C with a wide kernel every variable stays at its bound from one C to the
     next: the scaled start meets SMO's stopping rule as posed, so the solve takes it
-    (`SeededProblem.posed_optimal`, no pair update) with the solver's bias and gradient,
+    (`SeededProblem.take_posed`, no pair update) with the solver's bias and gradient,
     and predicts as the fresh fit does."""
     X, y = _blobs(n_classes=3, rows=240, spread=0.5)
     K = gram_matrix(X, KernelSpec.named("rbf", gamma=2.0 ** -9))
