@@ -7,10 +7,8 @@ One entry point per job, each taking arrays and the resolved specs of
 - `train_one`: one LIBSVM problem (any of the five formulations, which it
   switches on as LIBSVM's ``svm_train_one`` does) -> a `Solution`;
 - `decision_values` / `engine_serves`: a fitted model's decision values;
-- `sigmoid_train`, `sigmoid_predict`, `pairwise_coupling`: Platt's
-  probabilities;
-- `kernel_matrix`, `squared_norms`: kernel values for the Python side
-  (from `svmx._kernel_values`);
+- `sigmoid_train`, `sigmoid_predict`, `pairwise_coupling`: Platt's probabilities;
+- `kernel_matrix`, `squared_norms`: kernel values for the Python side (`svmx._kernel_values`);
 - `libsvm_decision_values`, `libsvm_ovo_values`: decision values with
   LIBSVM's own arithmetic, for where its numbers must be met to the last bit.
 
@@ -197,14 +195,10 @@ cdef Solution solution_of(const SolutionInfo* info, coef, str solver):
     """The engine's solution info as a Solution; failures become exceptions here."""
     raise_for_status(info.status)
     cdef Solution solution = Solution()
-    solution.coef = coef
-    solution.rho = info.rho
-    solution.obj = info.obj
-    solution.r = info.r  # (epsilon stays 0: nu-SVR sets it)
-    solution.n_iter = info.n_iter
-    solution.n_kernel_rows = info.n_kernel_rows
+    solution.coef, solution.solver = coef, solver
+    solution.rho, solution.obj, solution.r = info.rho, info.obj, info.r  # (nu-SVR sets epsilon)
+    solution.n_iter, solution.n_kernel_rows = info.n_iter, info.n_kernel_rows
     solution.status = SOLVED if info.status == 0 else MAX_ITER
-    solution.solver = solver
     return solution
 
 
@@ -350,9 +344,14 @@ cdef Solution train_c_svc(X, rows, problem, kernel, solve, str engine):
     cdef Gradients seeded  # a seed (a warm start) is near its optimum: SMO shrinks at once
     cdef double[::1] G, G_bar
     cdef Solution solution
+    cdef const unsigned char[::1] active = None
     seeded.G = seeded.G_bar = NULL
     seeded.given = False
     seeded.near_optimum = problem.initial_alpha is not None and problem.initial_alpha.any()
+    seeded.active = NULL
+    if problem.start_active is not None and l > 0:  # the rows a seeded start is shrunk to
+        active = problem.start_active.view(np.uint8)
+        seeded.active = &active[0]
     y = problem.y
     alpha = problem.starting_alpha()
     p = np.full(l, -1.0)

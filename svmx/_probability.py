@@ -212,14 +212,20 @@ class PairSigmoids:
         # fold instead of one per nonzero alpha (svmguide1: 3.3x -> 2.1x the plain fit).
         # Folds that read a shared Gram matrix build their start from it faster than
         # from the pair's (pendigits 4.5x -> 6.2x, dna.scale 1.9x -> 2.1x that way).
-        keep = (seeds and not inputs.shares_gram and pair_on[0] is inputs.matrix
-                and pair_on[1] is inputs.rows)
+        # Folds on a shared Gram matrix start shrunk near the pair's margin instead
+        # (`svmx._platt_folds.near_margin`), from the same kept gradients.
+        keep = seeds and pair_on[0] is inputs.matrix and pair_on[1] is inputs.rows
         solution = train_pair(pair_on, solve=pair_solve, log=pair_log,
                               problem=problem.keeping_gradients() if keep else problem)
         seed = np.abs(solution.coef) if seeds else None
+        gradients = margins = None
+        if keep and inputs.shares_gram:
+            margins = solution.gradients[0] - problem.y * solution.rho
+        elif keep and not inputs.shares_gram:
+            gradients = solution.gradients
         decisions = seeded_held_out_decisions(inputs, problem, solve,
                                               fold_plan(order, problem.y), seed,
-                                              solution.gradients if keep else None)
+                                              gradients, margins)
         sigmoid = self._sigmoid(decisions, problem, solve)
         if pair_log is not None:
             pair_log.replay(solve.log)

@@ -406,6 +406,7 @@ cdef class SeededProblem:
         cdef int rounds = 0
         cdef bint newton = self.seeded and self.gram is not None and max_iter < 0
         cdef bint started, stepped = False, posed_optimal
+        gradients.active = NULL
         self.kept = False
         # The bound start goes before `start_from`'s point: another fold's solution cut to
         # this fold's rows can leave a bias SMO's own start would not (LIBSVM's smallest C

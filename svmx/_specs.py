@@ -294,6 +294,11 @@ class Problem:
         `svmx._platt_folds`). Dropped with a dropped seed.
     keep_gradients : bool
         C-SVC under SMO: the solution carries its final (G, G_bar) as ``gradients``.
+    start_active : ndarray of bool of shape (n_rows,), or None
+        C-SVC under SMO, with `initial_alpha` and without `initial_gradients`: SMO
+        starts shrunk to these rows and those with a nonzero alpha, as if the others
+        had been shrunk, and checks every row before it stops (a fold seeded from its
+        pair, whose rows far beyond the pair's margin are unlikely to move).
 
     Examples
     --------
@@ -311,6 +316,7 @@ class Problem:
     initial_alpha: np.ndarray | None = None
     initial_gradients: tuple[np.ndarray, np.ndarray] | None = None
     keep_gradients: bool = False
+    start_active: np.ndarray | None = None
 
     def __post_init__(self) -> None:
         if self.formulation not in FORMULATIONS:
@@ -343,7 +349,7 @@ class Problem:
         if copies == 2:
             residual = abs(float(alpha[:self.n_rows].sum() - alpha[self.n_rows:].sum()))
         else:
-            residual = abs(float(alpha[self.y > 0].sum() - alpha[self.y < 0].sum()))
+            residual = abs(float(alpha @ self.y))
         if not np.isfinite(residual) or residual > 1e-10 * max(1.0, float(alpha.sum())):
             alpha = None
         object.__setattr__(self, "initial_alpha", alpha)
@@ -357,6 +363,15 @@ class Problem:
                     raise ValueError(f"initial_gradients must be two arrays of shape "
                                      f"{alpha.shape}")
             object.__setattr__(self, "initial_gradients", gradients)
+        active = self.start_active
+        if active is not None:
+            if alpha is None or copies != 1 or gradients is not None:
+                active = None  # a start shrunk around the seed, with G computed
+            else:
+                active = np.ascontiguousarray(active, dtype=bool)
+                if active.shape != alpha.shape:
+                    raise ValueError(f"start_active must have shape {alpha.shape}")
+            object.__setattr__(self, "start_active", active)
 
     @property
     def n_rows(self) -> int:
@@ -369,16 +384,19 @@ class Problem:
         return self.initial_alpha.copy()
 
     def seeded(self, initial_alpha: np.ndarray | None,
-               initial_gradients: tuple[np.ndarray, np.ndarray] | None = None) -> Problem:
+               initial_gradients: tuple[np.ndarray, np.ndarray] | None = None,
+               start_active: np.ndarray | None = None) -> Problem:
         """The same problem, started from `initial_alpha` (checked, not the rest), with
-        its gradients when given."""
+        its gradients or its active rows when given."""
         problem = copy.copy(self)
         object.__setattr__(problem, "initial_alpha", initial_alpha)
         object.__setattr__(problem, "initial_gradients", initial_gradients)
+        object.__setattr__(problem, "start_active", start_active)
         if initial_alpha is not None:
             problem._check_initial_alpha()
         else:
             object.__setattr__(problem, "initial_gradients", None)
+            object.__setattr__(problem, "start_active", None)
         return problem
 
     def keeping_gradients(self) -> Problem:

@@ -46,12 +46,16 @@ cdef struct SolutionInfo:
 # with Q's float32 values); on return (status OK or MAX_ITER) they hold the solution's
 # (G and G_bar may be NULL: nothing handed either way). A start handed its gradient, or
 # one `near_optimum` (a warm start), is shrunk at once rather than after min(l, 1000)
-# iterations.
+# iterations. A start not handed its gradient may be handed `active` (l flags, NULL for
+# none): the solve starts shrunk to the flagged variables and those not at their lower
+# bound, computing G for them alone (G_bar for all), and finds the others' gradient
+# when it rebuilds it to check the whole problem, as after shrinking.
 cdef struct Gradients:
     double* G
     double* G_bar
     bint given
     bint near_optimum
+    const unsigned char* active
 
 
 cdef extern from *:
@@ -112,6 +116,7 @@ cdef class Solver:
     cdef void do_shrinking(self) noexcept nogil
     cdef bint be_shrunk(self, int i, double Gmax1, double Gmax2) noexcept nogil
     cdef double calculate_rho(self, SolutionInfo* si) noexcept nogil
+    cdef void start_shrunk(self, const unsigned char* active) noexcept nogil
     cdef void reconstruct_gradient(self) noexcept nogil
     cdef void swap_index(self, int i, int j) noexcept nogil
     cdef void update_alpha_status(self, int i) noexcept nogil

@@ -250,6 +250,19 @@ cdef class Solver:
         self.C[i] = self.C[j]
         self.C[j] = held
 
+    cdef void start_shrunk(self, const unsigned char* active) noexcept nogil:
+        """Shrink the start to the variables flagged in `active` (by their given index)
+        and those not at their lower bound, before any column is read; the one rebuild
+        of the gradient before the end is then taken as done (`unshrink`)."""
+        cdef int i = 0
+        while i < self.active_size:
+            if active[self.active_set[i]] or not self.is_lower(i):
+                i += 1
+            else:
+                self.active_size -= 1
+                self.swap_index(i, self.active_size)
+        self.unshrink = self.active_size < self.l
+
     cdef void reconstruct_gradient(self) noexcept nogil:
         """Rebuild G of the inactive variables from G_bar and the free ones."""
         cdef int i, j, n_free = 0, l = self.l, active_size = self.active_size
@@ -357,12 +370,16 @@ cdef class Solver:
             memcpy(self.G, gradients.G, l * sizeof(double))
             memcpy(self.G_bar, gradients.G_bar, l * sizeof(double))
         else:
+            if gradients != NULL and gradients.active != NULL:
+                self.start_shrunk(gradients.active)
             for i in range(l):
                 if not self.is_lower(i):
-                    Q_i = self.column(i, l)
+                    # G of the active variables; G_bar of all (the inactive ones' G is
+                    # rebuilt from it).
+                    Q_i = self.column(i, l if self.is_upper(i) else self.active_size)
                     if Q_i == NULL:
                         break
-                    add_scaled_column(l, self.G, self.alpha[i], Q_i)
+                    add_scaled_column(self.active_size, self.G, self.alpha[i], Q_i)
                     if self.is_upper(i):
                         add_scaled_column(l, self.G_bar, self.C[i], Q_i)
 
