@@ -73,11 +73,11 @@ FOLD_THREADS_MIN_ROWS = 1_000
 # A seeded fold that reads a shared Gram matrix starts SMO shrunk to the rows whose margin
 # y f(x) - 1 in its pair's solution is below this (`near_margin`), and to its seed's
 # support vectors: a pendigits fold keeps about 360 of its 1,220 rows, and its SMO
-# iterations scan those. probability=True fit on one thread (Zen 4, best of 11):
-# pendigits 301 -> 237 ms, the six-class set of 36 features 168 -> 137 ms, dna.scale
-# (half its rows support vectors) unchanged. Instructions per fit (callgrind) against
-# the threshold: pendigits -20% at 0.1 and 0.25, -10% at 0.5, -14% at 0 (the rows it
-# misses cost a second round); dna.scale +5% at 0.
+# iterations scan those. probability=True fit on one thread (AMD EPYC with AVX2, best of
+# 11): pendigits 301 -> 237 ms, the six-class set of 36 features 168 -> 137 ms,
+# dna.scale (half its rows support vectors) unchanged. Instructions per fit (callgrind)
+# against the threshold: pendigits -20% at 0.1 and 0.25, -10% at 0.5, -14% at 0 (the
+# rows it misses cost a second round); dna.scale +5% at 0, unchanged at 0.25.
 ACTIVE_MARGIN = 0.25
 
 

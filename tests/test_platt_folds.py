@@ -370,6 +370,11 @@ def test_a_start_shrunk_to_any_rows_reaches_the_cold_objective(name):
               "none": np.zeros(training.size, bool),
               "far from the margin": margins[training] > 1.0,
               "at random": rng.random(training.size) < 0.2}
+    # A zero start shrunk to no row at all starts from an empty active set.
+    empty = solve_problem(X, rows[training],
+                          fold.seeded(np.zeros(training.size), None,
+                                      np.zeros(training.size, bool)), kernel, SOLVE)
+    assert abs(empty.obj - cold.obj) <= TOL * max(1.0, abs(cold.obj))
     for label, active in starts.items():
         shrunk = fold.seeded(seed, None, active)
         assert shrunk.start_active is not None
