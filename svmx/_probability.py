@@ -221,7 +221,7 @@ class PairSigmoids:
         gradients = margins = None
         if keep and inputs.shares_gram:
             margins = solution.gradients[0] - problem.y * solution.rho
-        elif keep and not inputs.shares_gram:
+        elif keep:
             gradients = solution.gradients
         decisions = seeded_held_out_decisions(inputs, problem, solve,
                                               fold_plan(order, problem.y), seed,

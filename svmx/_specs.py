@@ -324,6 +324,8 @@ class Problem:
                              f"{self.formulation!r}")
         if self.initial_alpha is not None:
             self._check_initial_alpha()
+        elif self.start_active is not None:
+            object.__setattr__(self, "start_active", None)  # it goes with a seed
         object.__setattr__(self, "C", np.ascontiguousarray(self.C, dtype=np.float64))
         if self.y is not None:
             object.__setattr__(self, "y", np.ascontiguousarray(self.y, dtype=np.int8))
