@@ -119,10 +119,10 @@ def fold_seed(alpha, labels, bounds, priority=None):
     ...           np.ones(4)).tolist()  # 2.5 taken from the bounded, whole ones first
     [0.0, 0.0, 0.5, 0.5]
     """
-    cdef double[::1] seed = np.clip(np.asarray(alpha, dtype=np.float64), 0.0,
-                                    np.asarray(bounds, dtype=np.float64))
+    bounds = np.ascontiguousarray(bounds, dtype=np.float64)
+    cdef double[::1] seed = np.clip(np.asarray(alpha, dtype=np.float64), 0.0, bounds)
     cdef const signed char[::1] y = np.ascontiguousarray(labels, dtype=np.int8)
-    cdef const double[::1] C = np.ascontiguousarray(bounds, dtype=np.float64)
+    cdef const double[::1] C = bounds
     cdef const double[::1] rank
     cdef Py_ssize_t n = seed.shape[0], i, n_free = 0, n_bounded = 0
     cdef double excess = 0.0, total = 0.0, held = 0.0, take

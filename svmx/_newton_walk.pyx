@@ -5,9 +5,10 @@
   inverse of the factor, then its product), by 64 x 64 tiles: the tiles' products
   go to scipy's BLAS ``dgemm``, whose OpenBLAS runs a product of at most 64^3 terms
   on the calling thread, and the diagonal tiles' factorisations to small loops here;
-- `newton_walk`: the steps once the block is inverted (symmetric matrix-vector
-  products and a rank-one downdate per variable that reaches its bound);
-- `free_gradient`: the free variables' gradient from the shared Gram matrix.
+- `free_gradient`: the free variables' gradient from the shared Gram matrix;
+- `free_set_steps`: both, the free block, and the steps once the block is inverted
+  (symmetric matrix-vector products and a rank-one downdate per variable that reaches
+  its bound), in one call.
 
 None of it starts a thread. OpenBLAS's threaded LAPACK and level-2 calls (dpotrf and
 dpotri, dsymv, dsyr, dgemv of order 1,000) wait on a worker that a busy core does not
@@ -24,7 +25,7 @@ from scipy.linalg.cython_blas cimport dgemm
 
 from svmx._engine.isa cimport isa_level
 
-__all__ = ["free_gradient", "free_set_steps", "newton_walk", "spd_inverse"]
+__all__ = ["free_gradient", "free_set_steps", "spd_inverse"]
 
 # Tiles of the blocked inverse: a product of two tiles is at most TILE^3 = 262,144
 # multiply-adds, which OpenBLAS's dgemm runs on the calling thread.
@@ -377,47 +378,6 @@ cdef long walk(int n, double* inverse, const double* block, double* g, double* y
     return step
 
 
-def newton_walk(double[::1, :] inverse, const double[::1, :] block, double[::1] g,
-                double[::1] y, double[::1] present, const double[::1] limit,
-                long max_steps):
-    """Take up to `max_steps` Newton steps on the free variables; returns their number.
-
-    `inverse` is the lower triangle (column-major) of the inverse of the regularised
-    free block, `block` the free block itself (symmetric), `g` the gradient and `y` the
-    labels of the free variables, `present` their values (moved in place) and `limit`
-    their upper bounds. A variable that reaches its bound lands on it and leaves the
-    free set (its row and column of `inverse`, and its `g` and `y`, become zero); the
-    walk stops after a step that no bound blocks, or where no descent is left.
-    `inverse`, `g` and `y` are overwritten.
-
-    Examples
-    --------
-    min (a0^2 + a1^2) / 2 - a0 - 1.2 a1 subject to a0 + a1 = 0.6, from (0.3, 0.3):
-
-    >>> present = np.array([0.3, 0.3])
-    >>> newton_walk(np.eye(2, order="F"), np.eye(2, order="F"), np.array([-0.7, -0.9]),
-    ...             np.ones(2), present, np.full(2, 10.0), 5)
-    1
-    >>> present.round(9).tolist()
-    [0.2, 0.4]
-    """
-    cdef int n = present.shape[0]
-    if not (inverse.shape[0] == inverse.shape[1] == block.shape[0] == block.shape[1]
-            == g.shape[0] == y.shape[0] == limit.shape[0] == n):
-        raise ValueError("newton_walk: inverse and block must be n x n and g, y, present "
-                         f"and limit of length n = {n}")
-    if n == 0:
-        return 0
-    cdef double[:, ::1] scratch = np.empty((4, n))
-    cdef unsigned char[::1] active = np.ones(n, dtype=np.uint8)
-    cdef long steps
-    with nogil:
-        steps = walk(n, &inverse[0, 0], &block[0, 0], &g[0], &y[0], &present[0], &limit[0],
-                     &active[0], &scratch[0, 0], &scratch[1, 0], &scratch[2, 0],
-                     &scratch[3, 0], max_steps)
-    return steps
-
-
 @cython.boundscheck(False)
 @cython.wraparound(False)
 def free_set_steps(const double[:, ::1] gram, rows, labels, p, bounds, double[::1] alpha,
@@ -427,7 +387,7 @@ def free_set_steps(const double[:, ::1] gram, rows, labels, p, bounds, double[::
     what it does; the ridge's start, growth and limit and the largest free set are its
     constants): the free variables' gradient (`free_gradient`), their block of Q at
     float32 kernel values, the regularised block's inverse (`spd_inverse`, the ridge
-    grown until Cholesky succeeds) and the walk (`newton_walk`), without a numpy call
+    grown until Cholesky succeeds) and the walk, without a numpy call
     per stage. Most of a grid search's steps have 10-20 free variables, where those
     calls cost about 60 us a round against a few us of arithmetic.
 

@@ -125,7 +125,7 @@ def gram_matrix(X, kernel: KernelSpec, dtype: type = np.float64) -> np.ndarray:
     """K(X, X) over the rows of X (dense or CSR), block of rows by block of rows.
 
     K is symmetric: each block row is computed (in float64, with one matrix
-    product) from the diagonal on and mirrored (`_mirror_upper`); `dtype` is the
+    product) from the diagonal on and mirrored (`mirror_upper`); `dtype` is the
     storage. Up to ``GRAM_BLOCK_ROWS`` rows in float64, the product's result is K.
 
     Examples
@@ -142,8 +142,8 @@ def gram_matrix(X, kernel: KernelSpec, dtype: type = np.float64) -> np.ndarray:
     norms = _libsvm.squared_norms(data)
     m = data.shape[0]
     if m <= GRAM_BLOCK_ROWS and np.dtype(dtype) == np.float64:  # one block: K itself
-        return _mirror_upper(_libsvm.kernel_matrix(data, data, kernel, X_sq_norms=norms,
-                                                   Y_sq_norms=norms))
+        return _libsvm.mirror_upper(_libsvm.kernel_matrix(data, data, kernel,
+                                                          X_sq_norms=norms, Y_sq_norms=norms))
     matrix = np.empty((m, m), dtype=dtype)
     for start in range(0, m, GRAM_BLOCK_ROWS):
         block = slice(start, min(start + GRAM_BLOCK_ROWS, m))
@@ -153,15 +153,8 @@ def gram_matrix(X, kernel: KernelSpec, dtype: type = np.float64) -> np.ndarray:
         )
         matrix[block, start:] = values
         matrix[block.stop:, block] = values[:, block.stop - start:].T
-        _mirror_upper(matrix[block, block])
+        _libsvm.mirror_upper(matrix[block, block])
     return matrix
-
-
-def _mirror_upper(square: np.ndarray) -> np.ndarray:
-    """Copy the upper triangle of ``square`` onto its lower one, in place (compiled, tile
-    by tile: `mirror_upper`): K is then exactly symmetric, as the matrix products it
-    comes from need not be."""
-    return _libsvm.mirror_upper(square)
 
 
 def shared_gram(
