@@ -13,15 +13,19 @@ cimport cython
 from cython cimport floating
 
 from svmx._engine.isa cimport isa_level
+from scipy.linalg.cython_blas cimport dsyrk
+
 from svmx._engine.kernel_map cimport (
     KernelParams,
     kernel_block,
     kernel_params_of,
     map_dot_products,
+    map_kernel_values,
+    maps_dot_products,
 )
 
 __all__ = ["DENSE_ENOUGH", "dense_if_dense_enough", "kernel_matrix", "mirror_upper",
-           "squared_norms"]
+           "squared_norms", "symmetric_kernel_matrix"]
 
 
 def squared_norms(X):
@@ -139,6 +143,46 @@ def kernel_matrix(X, Y, kernel, *, X_sq_norms=None, Y_sq_norms=None):
     with nogil:
         kernel_block(&params, X_view, x_norms, Y_view, y_norms, out)
     return np.asarray(out)
+
+
+def symmetric_kernel_matrix(X, kernel, *, X_sq_norms=None):
+    """K(X, X) for dense X, exactly symmetric: the dot products of the upper triangle
+    from one DSYRK (half a GEMM's multiply-adds), the kernel's map on that triangle
+    alone (half the exponentials of `kernel_matrix`'s RBF), then `mirror_upper`.
+
+    Examples
+    --------
+    >>> from svmx._specs import KernelSpec
+    >>> K = symmetric_kernel_matrix(np.array([[0.0], [1.0]]), KernelSpec.named("rbf", gamma=1.0))
+    >>> np.round(K, 4).tolist()
+    [[1.0, 0.3679], [0.3679, 1.0]]
+    """
+    cdef KernelParams params = kernel_params_of(kernel)
+    cdef const double[:, ::1] data = np.ascontiguousarray(X, dtype=np.float64)
+    cdef Py_ssize_t m = data.shape[0], a
+    cdef const double[::1] norms
+    cdef int n = <int> m, k = <int> data.shape[1], ld = <int> max(data.shape[1], 1)
+    cdef int ld_out = <int> max(m, 1)
+    cdef double one = 1.0, zero = 0.0
+    cdef char lower = b"L", transposed = b"T"
+    norms = squared_norms(np.asarray(data)) if X_sq_norms is None else X_sq_norms
+    if norms.shape[0] != m:
+        raise ValueError(f"X_sq_norms must have one norm per row of X ({m}); "
+                         f"got {norms.shape[0]}")
+    result = np.zeros((m, m), dtype=np.float64)
+    cdef double[:, ::1] out = result
+    cdef double[:, :] square = result
+    if m == 0:
+        return result
+    with nogil:
+        if k > 0:  # column-major, X is (k x m): its lower triangle of X X^T is our upper
+            dsyrk(&lower, &transposed, &n, &k, &one, <double*> &data[0, 0], &ld, &zero,
+                  &out[0, 0], &ld_out)
+        if maps_dot_products(&params):
+            for a in range(m):
+                map_kernel_values(&params, &out[a, a], m - a, norms[a], &norms[a])
+        copy_upper_to_lower(square)
+    return result
 
 
 # This module's vectorised loops run at the instruction-set level fixed here, at

@@ -93,6 +93,9 @@ def kernel_matrix(
     X_sq_norms: ArrayLike | None = None,
     Y_sq_norms: ArrayLike | None = None,
 ) -> NDArray[np.float64]: ...
+def symmetric_kernel_matrix(
+    X: Any, kernel: KernelSpec, *, X_sq_norms: ArrayLike | None = None
+) -> NDArray[np.float64]: ...
 def libsvm_decision_values(
     X: Any, support_vectors: Any, coef: ArrayLike, rho: float, kernel: KernelSpec
 ) -> NDArray[np.float64]: ...

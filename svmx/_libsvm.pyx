@@ -49,7 +49,7 @@ from svmx._engine.support_layout import (
 from svmx._engine.vote import ovo_vote
 from svmx._gram_folds import ClassifierFold, RegressorFold, best_scale, kernel_block
 from svmx._kernel_values import (DENSE_ENOUGH, dense_if_dense_enough, kernel_matrix,
-                                 mirror_upper, squared_norms)
+                                 mirror_upper, squared_norms, symmetric_kernel_matrix)
 from svmx._specs import KERNEL_TYPES
 
 __all__ = [
@@ -58,8 +58,8 @@ __all__ = [
     "best_scale", "compressed_structure_problem", "csr_is_ready", "decision_values",
     "dense_if_dense_enough", "engine_serves", "kernel_block", "kernel_matrix", "lazy_gram",
     "libsvm_decision_values", "libsvm_ovo_values", "mirror_upper", "ovo_vote",
-    "pairwise_coupling", "sigmoid_predict", "sigmoid_train", "squared_norms", "train_one"
-]
+    "pairwise_coupling", "sigmoid_predict", "sigmoid_train", "squared_norms",
+    "symmetric_kernel_matrix", "train_one"]
 
 # Solution.status: how a solve ended.
 SOLVED = 0      # the optimality gap reached tol

@@ -142,8 +142,10 @@ def gram_matrix(X, kernel: KernelSpec, dtype: type = np.float64) -> np.ndarray:
     norms = _libsvm.squared_norms(data)
     m = data.shape[0]
     if m <= GRAM_BLOCK_ROWS and np.dtype(dtype) == np.float64:  # one block: K itself
-        return _libsvm.mirror_upper(_libsvm.kernel_matrix(data, data, kernel,
-                                                          X_sq_norms=norms, Y_sq_norms=norms))
+        if sp.issparse(data):
+            return _libsvm.mirror_upper(_libsvm.kernel_matrix(
+                data, data, kernel, X_sq_norms=norms, Y_sq_norms=norms))
+        return _libsvm.symmetric_kernel_matrix(data, kernel, X_sq_norms=norms)
     matrix = np.empty((m, m), dtype=dtype)
     for start in range(0, m, GRAM_BLOCK_ROWS):
         block = slice(start, min(start + GRAM_BLOCK_ROWS, m))

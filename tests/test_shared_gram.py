@@ -137,3 +137,34 @@ def test_mirror_upper_copies_the_upper_triangle_of_any_square_view(n, dtype):
     assert_array_equal(block, outer)  # nothing outside the block moved
     with pytest.raises(ValueError, match="square must be a square matrix"):
         mirror_upper(np.zeros((n, n + 1), dtype=dtype))
+
+
+@pytest.mark.parametrize("kernel", ["linear", "poly", "rbf", "sigmoid"])
+@pytest.mark.parametrize("shape", [(0, 3), (1, 4), (3, 0), (40, 120), (257, 5)])
+def test_symmetric_kernel_matrix_is_the_kernel_matrix_mirrored(kernel, shape):
+    from svmx._libsvm import mirror_upper, symmetric_kernel_matrix
+
+    X = np.random.default_rng(shape[0]).normal(size=shape) / 3.0
+    spec = _kernel(kernel)
+    K = symmetric_kernel_matrix(X, spec)
+    assert K.shape == (shape[0], shape[0]) and K.dtype == np.float64
+    assert_array_equal(K, K.T)
+    # The upper triangle is kernel_matrix's (one DSYRK for GEMM's products: equal up to
+    # their summation order); the lower one its mirror.
+    assert_allclose(K, mirror_upper(kernel_matrix(X, X, spec)), rtol=1e-13, atol=1e-13)
+    norms = np.einsum("ij,ij->i", X, X)
+    assert_array_equal(symmetric_kernel_matrix(X, spec, X_sq_norms=norms), K)
+    if shape[0]:
+        with pytest.raises(ValueError, match="X_sq_norms must have one norm per row"):
+            symmetric_kernel_matrix(X, spec, X_sq_norms=norms[1:])
+
+
+def test_grid_search_gram_is_symmetric_kernel_matrix_of_dense_and_sparse_rows():
+    from svmx._shared_gram import gram_matrix
+
+    X, _ = _three_classes(60)
+    spec = _kernel("rbf")
+    dense, sparse = gram_matrix(X, spec), gram_matrix(sp.csr_matrix(X), spec)
+    assert_array_equal(dense, dense.T)
+    assert_allclose(dense, sparse, rtol=1e-13, atol=1e-13)
+    assert_allclose(dense, kernel_matrix(X, X, spec), rtol=1e-13, atol=1e-13)

@@ -333,3 +333,29 @@ def test_the_kept_gradients_of_classifier_pairs_follow_c(seed, Cs):
             np.testing.assert_allclose(G, Q @ alpha - 1.0, rtol=0, atol=1e-10 * scale)
             np.testing.assert_allclose(G_bar, _upper_part(Q, alpha, bounds), rtol=0,
                                        atol=1e-10 * scale)
+
+
+@pytest.mark.parametrize("n_second", [61, 62, 63, 64, 65])
+def test_the_bound_starts_gradient_is_q_times_the_cut_start(n_second):
+    """At a tiny C with a narrow kernel every variable of the optimum is bounded but the
+    larger class's excess, cut from it whole (`SeededProblem.bound_start`): the first
+    solve starts there, with G and G_bar from the cut rows of K (four at a time; the
+    class sizes step the cuts through every remainder), and SMO updates them from there
+    on: they are Q a + p and the bounded part of Q a at Q's float32 values."""
+    rng = np.random.default_rng(n_second)
+    X = np.vstack([rng.normal(size=(40, 2)) - 1.0, rng.normal(size=(n_second, 2)) + 1.0])
+    y = np.repeat([0, 1], [40, n_second])
+    K = gram_matrix(X, KernelSpec.named("rbf", gamma=0.5))
+    classes = [np.flatnonzero(y == c) for c in range(2)]
+    fold = ClassifierFold(K, classes, [np.ones(rows.size) for rows in classes], True)
+    C = 2.0 ** -5
+    n_iter, _ = fold.solve(C, *SOLVE)
+    alpha = np.abs(fold.dual_coef()[:, 0])
+    assert np.count_nonzero(alpha[40:] == 0.0) >= (n_second - 40) // 2  # rows cut whole
+    assert n_iter[0] < 20  # a few SMO steps on from the start, whose G they update
+    labels = np.repeat([1, -1], [40, n_second]).astype(np.int8)
+    Q = _q(K, np.concatenate(classes), labels)
+    G, G_bar = fold.gradients()[0]
+    np.testing.assert_allclose(G, Q @ alpha - 1.0, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(G_bar, _upper_part(Q, alpha, np.full(alpha.size, C)),
+                               rtol=0, atol=1e-12)
