@@ -160,6 +160,9 @@ def fold_seed(alpha, labels, bounds, priority=None):
             n_bounded += 1
     if priority is not None:  # higher priority first, ties by position
         rank = np.ascontiguousarray(priority, dtype=np.float64)
+        if rank.shape[0] != n:
+            raise ValueError(f"fold_seed: priority must have one value per alpha ({n}); "
+                             f"got {rank.shape[0]}")
         keyed = <Keyed*> malloc(max(n_bounded, 1) * sizeof(Keyed))
         if keyed == NULL:
             raise MemoryError()

@@ -12,9 +12,9 @@ import scipy.sparse as sp
 cimport cython
 from cython cimport floating
 
-from svmx._engine.isa cimport isa_level
 from scipy.linalg.cython_blas cimport dsyrk
 
+from svmx._engine.isa cimport isa_level
 from svmx._engine.kernel_map cimport (
     KernelParams,
     kernel_block,
@@ -146,9 +146,10 @@ def kernel_matrix(X, Y, kernel, *, X_sq_norms=None, Y_sq_norms=None):
 
 
 def symmetric_kernel_matrix(X, kernel, *, X_sq_norms=None):
-    """K(X, X) for dense X, exactly symmetric: the dot products of the upper triangle
-    from one DSYRK (half a GEMM's multiply-adds), the kernel's map on that triangle
-    alone (half the exponentials of `kernel_matrix`'s RBF), then `mirror_upper`.
+    """K(X, X) for dense or CSR X, exactly symmetric: the dot products of the upper
+    triangle (dense: one DSYRK, half a GEMM's multiply-adds; CSR: X X^T), the kernel's
+    map on that triangle alone (half the exponentials of `kernel_matrix`'s RBF), then
+    `mirror_upper`.
 
     Examples
     --------
@@ -158,26 +159,31 @@ def symmetric_kernel_matrix(X, kernel, *, X_sq_norms=None):
     [[1.0, 0.3679], [0.3679, 1.0]]
     """
     cdef KernelParams params = kernel_params_of(kernel)
-    cdef const double[:, ::1] data = np.ascontiguousarray(X, dtype=np.float64)
-    cdef Py_ssize_t m = data.shape[0], a
-    cdef const double[::1] norms
-    cdef int n = <int> m, k = <int> data.shape[1], ld = <int> max(data.shape[1], 1)
+    cdef bint dense = not sp.issparse(X)
+    if dense:
+        X = np.ascontiguousarray(X, dtype=np.float64)
+    cdef const double[:, ::1] data = X if dense else None
+    cdef Py_ssize_t m = X.shape[0], a
+    cdef const double[::1] norms = squared_norms(X) if X_sq_norms is None else X_sq_norms
+    cdef int n = <int> m, k = <int> X.shape[1], ld = <int> max(X.shape[1], 1)
     cdef int ld_out = <int> max(m, 1)
     cdef double one = 1.0, zero = 0.0
     cdef char lower = b"L", transposed = b"T"
-    norms = squared_norms(np.asarray(data)) if X_sq_norms is None else X_sq_norms
     if norms.shape[0] != m:
         raise ValueError(f"X_sq_norms must have one norm per row of X ({m}); "
                          f"got {norms.shape[0]}")
-    result = np.zeros((m, m), dtype=np.float64)
+    if dense:
+        result = np.zeros((m, m), dtype=np.float64)
+    else:
+        result = np.ascontiguousarray((X @ X.T).toarray(), dtype=np.float64)
     cdef double[:, ::1] out = result
     cdef double[:, :] square = result
     if m == 0:
         return result
     with nogil:
-        if k > 0:  # column-major, X is (k x m): its lower triangle of X X^T is our upper
+        if k > 0 and dense:  # column-major, X is (k x m): the lower triangle
             dsyrk(&lower, &transposed, &n, &k, &one, <double*> &data[0, 0], &ld, &zero,
-                  &out[0, 0], &ld_out)
+                  &out[0, 0], &ld_out)  # of X X^T there is the upper one here
         if maps_dot_products(&params):
             for a in range(m):
                 map_kernel_values(&params, &out[a, a], m - a, norms[a], &norms[a])

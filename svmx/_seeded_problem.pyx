@@ -92,33 +92,25 @@ cdef void add_cut_rows(const double[:, ::1] gram, const Py_ssize_t[::1] rows,
     """For each cut variable j (from its upper bound, y_j full[j], to alpha[j]): G += change_j
     Q_j and G_bar -= full[j] Q_j, Q_j's entries y_j y_k float32(K) read off the Gram
     matrix; four rows per pass over G and G_bar."""
-    cdef Py_ssize_t t = 0, k, j, n = G.shape[0], at
-    cdef const double* a
-    cdef const double* b
-    cdef const double* c
-    cdef const double* d
-    cdef double ca, cb, cc, cd, fa, fb, fc, fd, qa, qb, qc, qd
+    cdef Py_ssize_t t = 0, k, j, s, n = G.shape[0], at
+    cdef const double* row[4]
+    cdef double change[4]
+    cdef double bound[4]
+    cdef double q0, q1, q2, q3
     while t < cut.shape[0]:
-        # Fewer than four rows left: the missing ones repeat the first, at zero weight.
-        j = cut[t]
-        a = b = c = d = &gram[rows[j], 0]
-        ca, fa = labels[j] * alpha[j] - full[j], full[j]
-        cb = cc = cd = fb = fc = fd = 0.0
-        if t + 1 < cut.shape[0]:
-            j = cut[t + 1]
-            b, cb, fb = &gram[rows[j], 0], labels[j] * alpha[j] - full[j], full[j]
-        if t + 2 < cut.shape[0]:
-            j = cut[t + 2]
-            c, cc, fc = &gram[rows[j], 0], labels[j] * alpha[j] - full[j], full[j]
-        if t + 3 < cut.shape[0]:
-            j = cut[t + 3]
-            d, cd, fd = &gram[rows[j], 0], labels[j] * alpha[j] - full[j], full[j]
+        for s in range(4):  # fewer than four rows left: the first again, at zero weight
+            j = cut[t + s] if t + s < cut.shape[0] else cut[t]
+            row[s] = &gram[rows[j], 0]
+            change[s] = labels[j] * alpha[j] - full[j] if t + s < cut.shape[0] else 0.0
+            bound[s] = full[j] if t + s < cut.shape[0] else 0.0
         for k in range(n):
             at = rows[k]
-            qa, qb = <double> <float> a[at], <double> <float> b[at]
-            qc, qd = <double> <float> c[at], <double> <float> d[at]
-            G[k] += labels[k] * ((ca * qa + cb * qb) + (cc * qc + cd * qd))
-            G_bar[k] -= labels[k] * ((fa * qa + fb * qb) + (fc * qc + fd * qd))
+            q0, q1 = <double> <float> row[0][at], <double> <float> row[1][at]
+            q2, q3 = <double> <float> row[2][at], <double> <float> row[3][at]
+            G[k] += labels[k] * ((change[0] * q0 + change[1] * q1)
+                                 + (change[2] * q2 + change[3] * q3))
+            G_bar[k] -= labels[k] * ((bound[0] * q0 + bound[1] * q1)
+                                     + (bound[2] * q2 + bound[3] * q3))
         t += 4
 
 

@@ -126,7 +126,8 @@ def gram_matrix(X, kernel: KernelSpec, dtype: type = np.float64) -> np.ndarray:
 
     K is symmetric: each block row is computed (in float64, with one matrix
     product) from the diagonal on and mirrored (`mirror_upper`); `dtype` is the
-    storage. Up to ``GRAM_BLOCK_ROWS`` rows in float64, the product's result is K.
+    storage. Up to ``GRAM_BLOCK_ROWS`` rows in float64, K is one
+    `symmetric_kernel_matrix`.
 
     Examples
     --------
@@ -142,9 +143,6 @@ def gram_matrix(X, kernel: KernelSpec, dtype: type = np.float64) -> np.ndarray:
     norms = _libsvm.squared_norms(data)
     m = data.shape[0]
     if m <= GRAM_BLOCK_ROWS and np.dtype(dtype) == np.float64:  # one block: K itself
-        if sp.issparse(data):
-            return _libsvm.mirror_upper(_libsvm.kernel_matrix(
-                data, data, kernel, X_sq_norms=norms, Y_sq_norms=norms))
         return _libsvm.symmetric_kernel_matrix(data, kernel, X_sq_norms=norms)
     matrix = np.empty((m, m), dtype=dtype)
     for start in range(0, m, GRAM_BLOCK_ROWS):

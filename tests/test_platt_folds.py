@@ -411,3 +411,12 @@ def test_a_start_shrunk_goes_with_its_seed():
     assert problem.seeded(np.array([0.5, 0.0, 0.5]), gradients, active).start_active is None
     with pytest.raises(ValueError, match="start_active must have shape"):
         problem.seeded(np.array([0.5, 0.0, 0.5]), None, np.ones(2, bool))
+
+
+def test_fold_seed_names_arrays_of_another_length():
+    alpha, labels, bounds = np.array([1.0, 0.5, 1.0]), np.array([1, 1, -1], np.int8), np.ones(3)
+    with pytest.raises(ValueError, match="alpha, labels and bounds must have one length"):
+        fold_seed(alpha, labels[:2], bounds)
+    with pytest.raises(ValueError, match="priority must have one value per alpha"):
+        fold_seed(np.array([1.0, 1.0, 1.0, 0.5]), np.array([1, 1, 1, -1], np.int8),
+                  np.ones(4), np.ones(2))

@@ -154,6 +154,10 @@ def test_symmetric_kernel_matrix_is_the_kernel_matrix_mirrored(kernel, shape):
     assert_allclose(K, mirror_upper(kernel_matrix(X, X, spec)), rtol=1e-13, atol=1e-13)
     norms = np.einsum("ij,ij->i", X, X)
     assert_array_equal(symmetric_kernel_matrix(X, spec, X_sq_norms=norms), K)
+    # CSR rows: their products X X^T, the same map on the upper triangle.
+    sparse = symmetric_kernel_matrix(sp.csr_matrix(X), spec)
+    assert_array_equal(sparse, sparse.T)
+    assert_allclose(sparse, K, rtol=1e-13, atol=1e-13)
     if shape[0]:
         with pytest.raises(ValueError, match="X_sq_norms must have one norm per row"):
             symmetric_kernel_matrix(X, spec, X_sq_norms=norms[1:])

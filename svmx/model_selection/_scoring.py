@@ -36,9 +36,10 @@ def _weights(kwargs: dict[str, Any]) -> Any:
 def _accuracy(estimator: Any, X: Any, y: Any, **kwargs: Any) -> float:
     predicted = np.asarray(estimator.predict(X))
     hits = predicted == score_truth(y, predicted.shape[0])
-    if _weights(kwargs) is None and hits.size:  # np.average's mean costs 10 us a call
+    weights = _weights(kwargs)
+    if weights is None and hits.size:  # np.average's mean costs 10 us a call
         return np.count_nonzero(hits) / hits.size
-    return float(np.average(hits, weights=_weights(kwargs)))
+    return float(np.average(hits, weights=weights))
 
 
 def _balanced_accuracy(estimator: Any, X: Any, y: Any, **kwargs: Any) -> float:
