@@ -348,6 +348,7 @@ cdef Solution train_c_svc(X, rows, problem, kernel, solve, str engine):
     seeded.G = seeded.G_bar = NULL
     seeded.given = False
     seeded.near_optimum = problem.initial_alpha is not None and problem.initial_alpha.any()
+    seeded.whole_rows = seeded.near_optimum and isinstance(X, LazyGram)  # a Platt fold's
     seeded.active = NULL
     if problem.start_active is not None and l > 0:  # the rows a seeded start is shrunk to
         active = problem.start_active.view(np.uint8)

@@ -88,30 +88,35 @@ cdef inline double beyond_rounding(double amount, double total) noexcept:
 cdef void add_cut_rows(const double[:, ::1] gram, const Py_ssize_t[::1] rows,
                        const signed char[::1] labels, const double[::1] alpha,
                        const double[::1] full, const Py_ssize_t[::1] cut,
-                       double[::1] G, double[::1] G_bar) noexcept nogil:
+                       double[::1] G, double[::1] G_bar, double[:, ::1] sums) noexcept nogil:
     """For each cut variable j (from its upper bound, y_j full[j], to alpha[j]): G += change_j
     Q_j and G_bar -= full[j] Q_j, Q_j's entries y_j y_k float32(K) read off the Gram
-    matrix; four rows per pass over G and G_bar."""
-    cdef Py_ssize_t t = 0, k, j, s, n = G.shape[0], at
+    matrix. The cut rows' weighted sums run along whole rows of the Gram matrix, four
+    rows per pass (contiguous: they vectorise, where reading the fold's positions of
+    each row does not), into `sums` (2 x the Gram matrix's width, zeros), then G and
+    G_bar read them at the fold's positions."""
+    cdef Py_ssize_t t = 0, k, j, s, r, n = G.shape[0], width = gram.shape[1]
     cdef const double* row[4]
     cdef double change[4]
     cdef double bound[4]
     cdef double q0, q1, q2, q3
+    cdef double* moved = &sums[0, 0]
+    cdef double* left = &sums[1, 0]
     while t < cut.shape[0]:
         for s in range(4):  # fewer than four rows left: the first again, at zero weight
             j = cut[t + s] if t + s < cut.shape[0] else cut[t]
             row[s] = &gram[rows[j], 0]
             change[s] = labels[j] * alpha[j] - full[j] if t + s < cut.shape[0] else 0.0
             bound[s] = full[j] if t + s < cut.shape[0] else 0.0
-        for k in range(n):
-            at = rows[k]
-            q0, q1 = <double> <float> row[0][at], <double> <float> row[1][at]
-            q2, q3 = <double> <float> row[2][at], <double> <float> row[3][at]
-            G[k] += labels[k] * ((change[0] * q0 + change[1] * q1)
-                                 + (change[2] * q2 + change[3] * q3))
-            G_bar[k] -= labels[k] * ((bound[0] * q0 + bound[1] * q1)
-                                     + (bound[2] * q2 + bound[3] * q3))
+        for r in range(width):
+            q0, q1 = <double> <float> row[0][r], <double> <float> row[1][r]
+            q2, q3 = <double> <float> row[2][r], <double> <float> row[3][r]
+            moved[r] += (change[0] * q0 + change[1] * q1) + (change[2] * q2 + change[3] * q3)
+            left[r] += (bound[0] * q0 + bound[1] * q1) + (bound[2] * q2 + bound[3] * q3)
         t += 4
+    for k in range(n):
+        G[k] += labels[k] * moved[rows[k]]
+        G_bar[k] -= labels[k] * left[rows[k]]
 
 
 cdef class SeededProblem:
@@ -413,7 +418,8 @@ cdef class SeededProblem:
             if labels[j] * alpha[j] != full[j]:
                 cut_rows[t] = j
                 t += 1
-        add_cut_rows(gram, rows, labels, alpha, full, cut_rows[:t], G, G_bar)
+        add_cut_rows(gram, rows, labels, alpha, full, cut_rows[:t], G, G_bar,
+                     np.zeros((2, gram.shape[1]), dtype=np.float64))
         for k in range(n):
             if alpha[k] > 0.0:
                 n_support += 1.0
@@ -436,7 +442,7 @@ cdef class SeededProblem:
         cdef int rounds = 0
         cdef bint newton = self.seeded and self.gram is not None and max_iter < 0
         cdef bint started, stepped = False, posed_optimal
-        gradients.active = NULL
+        gradients.active, gradients.whole_rows = NULL, False
         self.kept = False
         # The bound start goes before `start_from`'s point: another fold's solution cut to
         # this fold's rows can leave a bias SMO's own start would not (LIBSVM's smallest C

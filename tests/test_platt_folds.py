@@ -384,6 +384,30 @@ def test_a_start_shrunk_to_any_rows_reaches_the_cold_objective(name):
 
 
 @pytest.mark.parametrize("name", ["dna.scale", "pendigits"])
+def test_a_start_shrunk_on_the_lazy_gram_reaches_the_cold_objective(name):
+    """On a Gram matrix computed row by row, a seeded fold rebuilds its gradient from its
+    free variables' rows, never from its inactive ones' (`Gradients.whole_rows`: those
+    would compute rows no solve needs): from starts around the wrong rows too, which
+    make it rebuild most of the gradient, the fold reaches the cold fold's objective."""
+    X, rows, problem, kernel = _pair(name)
+    inputs = fold_inputs(X, rows, kernel, SOLVE)
+    assert inputs.shares_gram
+    pair = solve_problem(inputs.matrix, inputs.rows, problem.keeping_gradients(),
+                         inputs.kernel, SOLVE)
+    margins = pair.gradients[0] - problem.y * pair.rho
+    rng = np.random.default_rng(3)
+    for _, training in fold_plan(rng.permutation(rows.size), problem.y)[:2]:
+        fold = problem.on(problem.C[training], y=problem.y[training])
+        seed = fold_seed(np.abs(pair.coef)[training], problem.y[training], fold.C)
+        cold = solve_problem(X, rows[training], fold, kernel, SOLVE)
+        for active in (platt_folds.near_margin(margins[training]),
+                       margins[training] > 1.0, rng.random(training.size) < 0.2):
+            warm = solve_problem(inputs.matrix, inputs.rows[training],
+                                 fold.seeded(seed, None, active), inputs.kernel, SOLVE)
+            assert abs(warm.obj - cold.obj) <= TOL * max(1.0, abs(cold.obj))
+
+
+@pytest.mark.parametrize("name", ["dna.scale", "pendigits"])
 def test_folds_started_near_the_margin_give_the_cold_folds_values(name):
     X, rows, problem, kernel = _pair(name)
     inputs = fold_inputs(X, rows, kernel, SOLVE)

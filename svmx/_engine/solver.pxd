@@ -49,13 +49,17 @@ cdef struct SolutionInfo:
 # iterations. A start not handed its gradient may be handed `active` (l flags, NULL for
 # none): the solve starts shrunk to the flagged variables and those not at their lower
 # bound, computing G for them alone (G_bar for all), and finds the others' gradient
-# when it rebuilds it to check the whole problem, as after shrinking.
+# when it rebuilds it to check the whole problem, as after shrinking. `whole_rows`: each
+# kernel column Q hands out costs a whole row of a matrix computed row by row (a
+# `gram_rows.LazyGram`, whose rows other solves may have computed already), so the
+# gradient is rebuilt from the free variables' columns, never from the inactive ones'.
 cdef struct Gradients:
     double* G
     double* G_bar
     bint given
     bint near_optimum
     const unsigned char* active
+    bint whole_rows
 
 
 cdef extern from *:
@@ -91,6 +95,7 @@ cdef class Solver:
     cdef int active_size
     cdef bint unshrink
     cdef bint warm_start    # shrunk at once (a warm start): no advice about -h 0
+    cdef bint whole_rows    # Gradients.whole_rows
     cdef double eps
     cdef QMatrix Q
     cdef const double* QD
