@@ -356,55 +356,36 @@ def test_start_gradients_go_with_their_seed():
 def test_a_start_shrunk_to_any_rows_reaches_the_cold_objective(name):
     """SMO started shrunk (`Problem.start_active`) checks every row before it stops: a
     start around the wrong rows (none, the farthest from the margin, at random) costs
-    time, not the optimum."""
-    X, rows, problem, kernel = _pair(name)
-    pair = solve_problem(X, rows, problem.keeping_gradients(), kernel, SOLVE)
-    alpha = np.abs(pair.coef)
-    margins = pair.gradients[0] - problem.y * pair.rho
-    _, training = fold_plan(np.random.default_rng(1).permutation(rows.size), problem.y)[0]
-    fold = problem.on(problem.C[training], y=problem.y[training])
-    seed = fold_seed(alpha[training], problem.y[training], fold.C)
-    cold = solve_problem(X, rows[training], fold, kernel, SOLVE)
-    rng = np.random.default_rng(0)
-    starts = {"near the margin": platt_folds.near_margin(margins[training]),
-              "none": np.zeros(training.size, bool),
-              "far from the margin": margins[training] > 1.0,
-              "at random": rng.random(training.size) < 0.2}
-    # A zero start shrunk to no row at all starts from an empty active set.
-    empty = solve_problem(X, rows[training],
-                          fold.seeded(np.zeros(training.size), None,
-                                      np.zeros(training.size, bool)), kernel, SOLVE)
-    assert abs(empty.obj - cold.obj) <= TOL * max(1.0, abs(cold.obj))
-    for label, active in starts.items():
-        shrunk = fold.seeded(seed, None, active)
-        assert shrunk.start_active is not None
-        warm = solve_problem(X, rows[training], shrunk, kernel, SOLVE)
-        assert abs(warm.obj - cold.obj) <= TOL * max(1.0, abs(cold.obj)), label
-        assert warm.coef.size == training.size and np.isfinite(warm.rho)
-
-
-@pytest.mark.parametrize("name", ["dna.scale", "pendigits"])
-def test_a_start_shrunk_on_the_lazy_gram_reaches_the_cold_objective(name):
-    """On a Gram matrix computed row by row, a seeded fold rebuilds its gradient from its
-    free variables' rows, never from its inactive ones' (`Gradients.whole_rows`: those
-    would compute rows no solve needs): from starts around the wrong rows too, which
-    make it rebuild most of the gradient, the fold reaches the cold fold's objective."""
+    time, not the optimum. So too on the pair's Gram matrix computed row by row (where
+    its rows store enough entries), where the fold rebuilds its gradient from its free
+    variables' rows, never its inactive ones' (`Gradients.whole_rows`): the wrong rows
+    make it rebuild most of it."""
     X, rows, problem, kernel = _pair(name)
     inputs = fold_inputs(X, rows, kernel, SOLVE)
-    assert inputs.shares_gram
-    pair = solve_problem(inputs.matrix, inputs.rows, problem.keeping_gradients(),
-                         inputs.kernel, SOLVE)
-    margins = pair.gradients[0] - problem.y * pair.rho
-    rng = np.random.default_rng(3)
-    for _, training in fold_plan(rng.permutation(rows.size), problem.y)[:2]:
-        fold = problem.on(problem.C[training], y=problem.y[training])
+    _, training = fold_plan(np.random.default_rng(1).permutation(rows.size), problem.y)[0]
+    fold = problem.on(problem.C[training], y=problem.y[training])
+    cold = solve_problem(X, rows[training], fold, kernel, SOLVE)
+    for matrix, pair_rows, on_kernel in [(X, rows, kernel)] + (
+            [inputs.on] if inputs.shares_gram else []):
+        pair = solve_problem(matrix, pair_rows, problem.keeping_gradients(), on_kernel, SOLVE)
+        margins = pair.gradients[0] - problem.y * pair.rho
         seed = fold_seed(np.abs(pair.coef)[training], problem.y[training], fold.C)
-        cold = solve_problem(X, rows[training], fold, kernel, SOLVE)
-        for active in (platt_folds.near_margin(margins[training]),
-                       margins[training] > 1.0, rng.random(training.size) < 0.2):
-            warm = solve_problem(inputs.matrix, inputs.rows[training],
-                                 fold.seeded(seed, None, active), inputs.kernel, SOLVE)
-            assert abs(warm.obj - cold.obj) <= TOL * max(1.0, abs(cold.obj))
+        rng = np.random.default_rng(0)
+        starts = {"near the margin": platt_folds.near_margin(margins[training]),
+                  "none": np.zeros(training.size, bool),
+                  "far from the margin": margins[training] > 1.0,
+                  "at random": rng.random(training.size) < 0.2}
+        # A zero start shrunk to no row at all starts from an empty active set.
+        empty = solve_problem(matrix, pair_rows[training],
+                              fold.seeded(np.zeros(training.size), None,
+                                          np.zeros(training.size, bool)), on_kernel, SOLVE)
+        assert abs(empty.obj - cold.obj) <= TOL * max(1.0, abs(cold.obj))
+        for label, active in starts.items():
+            shrunk = fold.seeded(seed, None, active)
+            assert shrunk.start_active is not None
+            warm = solve_problem(matrix, pair_rows[training], shrunk, on_kernel, SOLVE)
+            assert abs(warm.obj - cold.obj) <= TOL * max(1.0, abs(cold.obj)), label
+            assert warm.coef.size == training.size and np.isfinite(warm.rho)
 
 
 @pytest.mark.parametrize("name", ["dna.scale", "pendigits"])
