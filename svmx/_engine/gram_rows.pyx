@@ -194,12 +194,15 @@ cdef class LazyGramRows(Rows):
     """
 
     def __cinit__(self, LazyGram gram, positions):
+        cdef Py_ssize_t t
         self.gram = gram
         self.positions = np.array(positions, dtype=np.intp)
         self.order = np.array(positions, dtype=np.intp)
-        if self.order.shape[0] and not (0 <= np.min(self.order)
-                                        and np.max(self.order) < gram.n_samples):
-            raise IndexError(f"positions must lie in [0, {gram.n_samples})")
+        # A loop, not np.min and np.max: their dispatch cost 20-30 us of each Platt
+        # fold's solve (225 of them in a probability fit of pendigits).
+        for t in range(self.order.shape[0]):
+            if not 0 <= self.order[t] < gram.n_samples:
+                raise IndexError(f"positions must lie in [0, {gram.n_samples})")
         self.n_rows = self.order.shape[0]
         self.n_features = self.n_rows
         self.sq_norms = np.zeros(self.n_rows, dtype=np.float64)

@@ -54,8 +54,10 @@ def test_bad_positions_raise():
         gram.values_at([5], [0])
     with pytest.raises(IndexError, match="column -1"):
         gram.values_at([0], [-1])
-    with pytest.raises(IndexError, match="positions"):
-        LazyGramRows(gram, [0, 9])
+    for positions in ([0, 9], [-1, 2], [1, 5, 0], [4, 3, -2, 0]):
+        with pytest.raises(IndexError, match=r"positions must lie in \[0, 5\)"):
+            LazyGramRows(gram, positions)
+    assert LazyGramRows(gram, [4, 0, 3]).n_rows == 3 and LazyGramRows(gram, []).n_rows == 0
 
 
 @pytest.mark.parametrize("sparse", [False, True])

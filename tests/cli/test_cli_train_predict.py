@@ -182,3 +182,18 @@ def test_precomputed_kernel(workdir, capsys):
     out = capsys.readouterr().out.splitlines()
     assert out[0] == out[1]  # the same accuracy as the linear kernel
     assert (workdir / "k.out").read_text() == (workdir / "l.out").read_text()
+
+
+def test_blank_lines_and_query_ids_train_as_without_them(workdir):
+    # svm-train stops at a blank line or a qid:n token (docs/differences.md); svmx train
+    # reads the file with the Python loader's parser, which skips both.
+    X, y = _blobs()
+    plain = _write_data(workdir / "plain.txt", X, y)
+    lines = (workdir / "plain.txt").read_text().splitlines()
+    decorated = workdir / "decorated.txt"
+    decorated.write_text("\n".join(
+        f"{line.split(' ', 1)[0]} qid:{k % 3} {line.split(' ', 1)[1]}" + ("\n" if k % 5 else "\n\n")
+        for k, line in enumerate(lines)))
+    assert main(["train", "-q", plain, "plain.model"]) == 0
+    assert main(["train", "-q", str(decorated), "decorated.model"]) == 0
+    assert (workdir / "plain.model").read_text() == (workdir / "decorated.model").read_text()
