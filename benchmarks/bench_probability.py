@@ -20,8 +20,9 @@ their solves within ``tol`` (1e-3) of an optimum, and the decision values, sigmo
 pairwise coupling carry that through: where a set's folds move its probabilities little
 (the six-class set), two solutions within ``tol`` of one optimum differ by more than a
 tenth of it. So the report also gives each procedure's distance to LIBSVM's procedure
-solved to ``tol`` = 1e-5 (the same folds), the probabilities both approximate. The
-machine line heads the report.
+solved to ``tol`` = 1e-5 (the same folds), the probabilities both approximate. A set's
+target is met when both the time and the accuracy criteria hold; the last column names
+the ones that do not. The machine line heads the report.
 
 Data: svmguide1, dna.scale, pendigits (``../shared/data``, skipped with a message when
 absent) and a synthetic six-class set of satimage's shape (6 classes, 36 dense features).
@@ -89,13 +90,15 @@ def run(name, repeats):
     exact_probabilities = exact.predict_proba(data.X_test)
     error = float(np.abs(probabilities - exact_probabilities).max())
     libsvm_error = float(np.abs(reference - exact_probabilities).max())
-    met = ratio <= TARGET and (gap <= shuffle_gap / 10 or error <= libsvm_error)
+    missed = [what for what, holds in (("time", ratio <= TARGET),
+                                       ("accuracy", gap <= shuffle_gap / 10
+                                        or error <= libsvm_error)) if not holds]
     print(f"| {name} | {data.shape_label} | {len(models['plain'].classes_)} | "
           f"{best['plain'] * 1e3:.1f} | {best['svmx'] * 1e3:.1f} | {ratio:.2f} | "
           f"{libsvm_ratio:.2f} | {gap:.1e} | {shuffle_gap:.1e} | {error:.1e} | "
           f"{libsvm_error:.1e} | "
-          f"{'met' if met else 'NOT met'} |", flush=True)
-    return met
+          f"{'NOT met (' + ', '.join(missed) + ')' if missed else 'met'} |", flush=True)
+    return not missed
 
 
 def main(argv=None):

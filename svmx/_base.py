@@ -18,7 +18,7 @@ import scipy.sparse as sp
 from svmx import _libsvm
 from svmx._constraints import Interval, Kind, OneOf, validate_params
 from svmx._estimator import BaseEstimator
-from svmx._fitted import LAYOUT_CACHE, csr_like, csr_rows
+from svmx._fitted import LAYOUT_CACHE, WIDTH_FROM_MODEL_FILE, csr_like, csr_rows
 from svmx._input_scan import row_norms_overflow
 from svmx._layout import pair_weights
 from svmx._specs import (
@@ -401,6 +401,12 @@ class BaseLibSVM(BaseEstimator):
                 if self.kernel == "precomputed"
                 else ""
             )
+            if X.shape[1] > self.n_features_in_ and getattr(self, WIDTH_FROM_MODEL_FILE, False):
+                detail += (
+                    "; a LIBSVM model file does not record the number of features, and "
+                    "load_model took it from the support vectors: load the model with "
+                    f"load_model(path, n_features={X.shape[1]})"
+                )
             raise ValueError(
                 f"X has {X.shape[1]} features, but {type(self).__name__} is expecting "
                 f"{self.n_features_in_} features as input{detail}."

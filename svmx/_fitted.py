@@ -24,6 +24,9 @@ __all__ = ["LAYOUT_CACHE", "FittedModel", "csr_kind", "csr_like", "csr_rows",
 # nothing in the estimator's __dict__; left out of pickles and copies (see
 # `svmx._base.BaseLibSVM.__getstate__`), which start with an empty one.
 LAYOUT_CACHE = "_layout_cache"
+# Set on an estimator `svmx.io.load_model` read without `n_features`: its width is the
+# support vectors' largest feature index, which a wider X may exceed.
+WIDTH_FROM_MODEL_FILE = "_n_features_from_model_file"
 
 
 def _empty() -> np.ndarray:
@@ -187,6 +190,7 @@ def write_fitted_state(estimator: Any, model: FittedModel) -> None:
     estimator._gamma = float(model.gamma)
     if getattr(estimator, "_formulation", None) == "one_class":
         estimator.offset_ = -estimator._intercept_
+    estimator.__dict__.pop(WIDTH_FROM_MODEL_FILE, None)  # a fit knows its width
     for name, value in model.extra.items():
         setattr(estimator, name, value)
     estimator.__dict__[LAYOUT_CACHE] = _libsvm.LayoutCache()

@@ -23,7 +23,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from svmx import svm
-from svmx._fitted import FittedModel, write_fitted_state
+from svmx._fitted import WIDTH_FROM_MODEL_FILE, FittedModel, write_fitted_state
 from svmx.io import _model_format
 from svmx.io._model_format import CLASSIFIERS, KERNEL_NAMES, SVM_TYPES
 
@@ -381,6 +381,8 @@ def _fitted_model(
         layout = _single_problem_layout(model)
     support, vectors, shape_fit = _support_of(model, layout["order"], n_features, name, sparse)
     extra = {}
+    if n_features is None:
+        extra[WIDTH_FROM_MODEL_FILE] = True
     if "prob_density_marks" in model:
         extra["prob_density_marks_"] = model["prob_density_marks"]
     return FittedModel(

@@ -197,3 +197,36 @@ def test_blank_lines_and_query_ids_train_as_without_them(workdir):
     assert main(["train", "-q", plain, "plain.model"]) == 0
     assert main(["train", "-q", str(decorated), "decorated.model"]) == 0
     assert (workdir / "plain.model").read_text() == (workdir / "decorated.model").read_text()
+
+
+@pytest.mark.parametrize("edit, message", [
+    (lambda line: line.split(" ", 1)[0] + " 0:0.7 " + line.split(" ", 1)[1],
+     "line 3: feature index 0 in a one-based file"),
+    (lambda line: line.replace(" 2:", " 2: ", 1), "line 3: could not read the value"),
+    (lambda line: line.split(" ", 1)[0] + " 1:nan", "line 3: '1:nan' is not a finite number"),
+    (lambda line: "", "no data"),
+], ids=["index-0", "blank-after-colon", "nan", "empty-file"])
+def test_syntax_svm_train_reads_is_refused_naming_the_line(edit, message, workdir, capsys):
+    # docs/differences.md: svm-train reads these (index 0, '2: 1', nan, an empty file);
+    # svmx train refuses each, naming the file and the line.
+    X, y = _blobs()
+    _write_data(workdir / "plain.txt", X, y)
+    lines = (workdir / "plain.txt").read_text().splitlines()
+    if message == "no data":
+        lines = []
+    else:
+        lines[2] = edit(lines[2])
+    (workdir / "edited.txt").write_text("".join(line + "\n" for line in lines))
+    assert main(["train", "-q", "edited.txt", "edited.model"]) == 1
+    err = capsys.readouterr().err
+    assert "edited.txt" in err and message in err
+    assert not (workdir / "edited.model").exists()
+
+
+def test_scale_writes_the_rows_without_blank_lines_and_query_ids(workdir, capsys):
+    (workdir / "data.txt").write_text("1 qid:4 1:0.5 2:1\n\n-1 qid:4 1:-0.5\n# a comment\n"
+                                      "1 2:3\n")
+    assert main(["scale", "data.txt"]) == 0
+    written = capsys.readouterr().out.splitlines()
+    assert len(written) == 3 and not any("qid" in line or not line for line in written)
+    assert [line.split()[0] for line in written] == ["1", "-1", "1"]

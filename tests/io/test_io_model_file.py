@@ -108,6 +108,22 @@ def test_n_features_defaults_to_largest_index_and_is_checked(tmp_path):
         load_model(path, n_features=1)
 
 
+def test_a_wider_X_than_the_file_tells_points_to_n_features(tmp_path):
+    # The last feature is 0 in every support vector, so the file never names it.
+    X4 = np.array([[0.0, 0.0, 0.0], [1.0, 1.0, 0.0], [0.0, 1.0, 0.0], [1.0, 0.0, 0.0]])
+    path = tmp_path / "model.txt"
+    save_model(svmx.SVC(kernel="linear").fit(X4, [0, 1, 0, 1]), path)
+    with pytest.raises(ValueError, match=r"X has 3 features, but SVC is expecting 2 .*"
+                                         r"load_model\(path, n_features=3\)"):
+        load_model(path).predict(X4)
+    assert load_model(path, n_features=3).predict(X4).tolist() == [0, 1, 0, 1]
+    with pytest.raises(ValueError, match=r"expecting 2 features as input\.$"):
+        load_model(path).predict(X4[:, :1])  # narrower: no hint
+    refit = load_model(path).fit(X4[:, :2], [0, 1, 0, 1])  # a fit knows its width
+    with pytest.raises(ValueError, match=r"expecting 2 features as input\.$"):
+        refit.predict(X4)
+
+
 def test_what_cannot_be_saved(tmp_path):
     path = tmp_path / "model.txt"
     with pytest.raises(ValueError, match="LIBSVM model files need numeric class labels"):
