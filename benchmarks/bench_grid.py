@@ -20,7 +20,8 @@ scikit-learn's (target <= 0.01). The machine line heads the report.
 
 Data (``../shared/data``; skipped with a message when absent): dna.scale, svmguide1 (scaled
 to [-1, 1] as svm-scale does), pendigits (scaled by 1/100) and housing_scale (SVR);
-``--rows`` takes every k-th row down to that many (default 1,000), ``--quick`` 300 rows.
+``--rows`` takes every k-th row down to that many, spread over the file where k would
+be 1 (default 1,000), ``--quick`` 300 rows.
 
 Usage (from the project root)::
 
@@ -66,8 +67,12 @@ def load(name, rows):
         X = 2.0 * (X - low) / np.where(high > low, high - low, 1.0) - 1.0
     elif name == "pendigits":
         X = X / 100.0
-    step = max(1, X.shape[0] // rows)
-    return np.ascontiguousarray(X[::step][:rows]), y[::step][:rows]
+    # Every k-th row (k = n // rows); where k would be 1, rows spread evenly over the file,
+    # not its prefix: a file sorted by class (svmguide1) keeps every class at any count.
+    n, step = X.shape[0], X.shape[0] // max(rows, 1)
+    keep = (np.arange(n) if rows >= n else np.arange(rows) * step if step >= 2
+            else (np.arange(rows) * n) // rows)
+    return np.ascontiguousarray(X[keep]), y[keep]
 
 
 def searches(kind, folds, jobs):

@@ -16,8 +16,8 @@ import scipy.sparse as sp
 
 from svmx import _libsvm
 
-__all__ = ["LAYOUT_CACHE", "FittedModel", "csr_kind", "csr_like", "csr_rows",
-           "write_fitted_state"]
+__all__ = ["LAYOUT_CACHE", "WIDTH_FROM_MODEL_FILE", "FittedModel", "csr_kind", "csr_like",
+           "csr_rows", "write_fitted_state"]
 
 # Where a fitted estimator keeps its support vectors' prediction layouts
 # (`svmx._libsvm.LayoutCache`): set with the fitted state, so that predicting changes

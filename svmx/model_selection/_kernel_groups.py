@@ -15,12 +15,14 @@ For svmx's estimators with a built-in kernel the search groups the candidates in
 The groups are the tasks handed to joblib, so they run on any backend (dask included)
 with results identical to a local run. The Gram matrix (float64, n x n) and a fold's
 blocks of it (at most as much again) must fit in the estimator's ``cache_size``; without
-room, or for other estimators, kernels or fit parameters, the search falls back to one
-task per (candidate, fold).
+room, for other estimators, kernels or fit parameters, or with a ``max_iter`` limit (a
+stopped solve's end turns on the last bits of its kernel values), the search falls back to
+one task per (candidate, fold).
 """
 
 from __future__ import annotations
 
+import numbers
 import time
 from dataclasses import dataclass
 from types import SimpleNamespace
@@ -86,8 +88,8 @@ def plan_kernel_groups(estimator: Any, candidates: list[dict[str, Any]], X: Any,
     It applies to svmx's five estimators with a built-in kernel (and a solver other
     than ``'block'``, which takes no precomputed kernel), finite numeric or sparse X,
     candidates whose parameters pass the fit's checks, no fit parameter but
-    ``sample_weight``, no ``verbose`` fit, and a float64 Gram matrix over X that fits
-    in ``cache_size`` twice over (`group_bytes`).
+    ``sample_weight``, no ``verbose`` fit, no ``max_iter`` limit, and a float64 Gram
+    matrix over X that fits in ``cache_size`` twice over (`group_bytes`).
 
     Examples
     --------
@@ -117,6 +119,11 @@ def plan_kernel_groups(estimator: Any, candidates: list[dict[str, Any]], X: Any,
         if params.get("verbose") or group_bytes(X.shape[0]) > params["cache_size"] * BYTES_PER_MB:
             return None
         if not valid(candidate):
+            return None
+        # A solve that max_iter stops ends where its path leads, and the path turns on the
+        # last bits of the kernel values (the shared Gram matrix's are not the fit's own to
+        # the bit): only a fit on the samples reproduces it.
+        if isinstance(params.get("max_iter"), numbers.Integral) and params["max_iter"] >= 0:
             return None
         key = tuple(sorted((name, repr(value)) for name, value in candidate.items()
                            if name != "C"))

@@ -6,6 +6,7 @@ import itertools
 import numbers
 import time
 from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from typing import Any
 
 import numpy as np
@@ -65,11 +66,19 @@ def expand_grid(param_grid: ParamGrid) -> list[dict[str, Any]]:
     for grid in grids:
         if not isinstance(grid, Mapping):
             raise TypeError(f"param_grid entries must be dicts, got {type(grid).__name__}")
+        keys = [key for key in grid if not isinstance(key, str)]
+        if keys:
+            raise TypeError(f"param_grid's keys must be parameter names (str), got {keys[0]!r}")
         names = sorted(grid)
         for name in names:
             values = grid[name]
-            if isinstance(values, str | bytes) or not hasattr(values, "__len__"):
-                raise TypeError(f"param_grid[{name!r}] must be a list of values, got {values!r}")
+            # A set or a dict has no order: the candidates' order (and the first of
+            # tied candidates, which the search picks) would depend on hashing.
+            if (isinstance(values, str | bytes | AbstractSet | Mapping)
+                    or not hasattr(values, "__len__")
+                    or isinstance(values, np.ndarray) and values.ndim != 1):
+                raise TypeError(f"param_grid[{name!r}] must be a list or 1-D array of values, "
+                                f"got {values!r}")
             if len(values) == 0:
                 raise ValueError(f"param_grid[{name!r}] must not be empty")
         for combination in itertools.product(*(list(grid[name]) for name in names)):

@@ -19,7 +19,7 @@ from svmx._random import random_state_generator, validate_random_state
 from svmx._validation import check_int, check_labels
 from svmx.preprocessing._splits import folds_from_assignment
 
-__all__ = ["KFold", "StratifiedKFold", "check_cv"]
+__all__ = ["KFold", "StratifiedKFold", "check_cv", "fold_indices"]
 
 Split = tuple[np.ndarray, np.ndarray]
 
@@ -248,6 +248,39 @@ class _PredefinedSplits:
 
     def get_n_splits(self, X: Any = None, y: Any = None, groups: Any = None) -> int:
         return len(self.splits)
+
+
+def fold_indices(splits: Iterable[Split], n_samples: int) -> list[Split]:
+    """The folds with each side as row indices: a boolean mask (one entry per sample, as
+    scikit-learn's searches accept it) becomes the indices of its True entries.
+
+    The searches index the rows of a shared kernel matrix with the folds, where a mask
+    read as indices would pick rows 0 and 1.
+
+    Examples
+    --------
+    >>> mask = np.array([True, False, True, False])
+    >>> [(train.tolist(), test.tolist()) for train, test in fold_indices([(mask, ~mask)], 4)]
+    [([0, 2], [1, 3])]
+    >>> fold_indices([(np.array([True, False]), np.array([2, 3]))], 4)
+    Traceback (most recent call last):
+    ...
+    ValueError: cv's fold 0 has a boolean train mask of 2 entries; a mask needs one per sample (4)
+    """
+    folds = []
+    for number, split in enumerate(splits):
+        sides = []
+        for side, rows in zip(("train", "test"), split, strict=True):
+            rows = np.asarray(rows)
+            if rows.dtype == bool:
+                if rows.shape != (n_samples,):
+                    raise ValueError(
+                        f"cv's fold {number} has a boolean {side} mask of {rows.size} "
+                        f"entries; a mask needs one per sample ({n_samples})")
+                rows = np.flatnonzero(rows)
+            sides.append(rows)
+        folds.append((sides[0], sides[1]))
+    return folds
 
 
 def check_cv(cv: Any = 5, y: Any = None, *, classifier: bool = False) -> Any:

@@ -17,7 +17,7 @@ from svmx.exceptions import FitFailedWarning
 from ._clone import clone, is_classifier
 from ._parallel import check_n_jobs
 from ._scoring import Scorer, accepts_sample_weight, check_scoring
-from ._split import Split, check_cv, n_rows
+from ._split import Split, check_cv, fold_indices, n_rows
 
 __all__ = ["FitOptions", "fit_and_score", "prepare_folds", "score_fit"]
 
@@ -99,7 +99,7 @@ def prepare_folds(
     scorer = check_scoring(scoring, estimator)
     n_jobs = check_n_jobs(n_jobs)
     splitter = check_cv(cv, y, classifier=is_classifier(estimator))
-    return X, y, scorer, n_jobs, list(splitter.split(X, y, groups))
+    return X, y, scorer, n_jobs, fold_indices(splitter.split(X, y, groups), n_rows(X))
 
 
 def check_error_score(error_score: Any) -> Any:

@@ -60,8 +60,9 @@ class OneHotEncoder(TransformerMixin, BaseEstimator):
     handle_unknown : {'error', 'ignore'}, default='error'
         What ``transform`` does with a level not seen in ``fit``: raise a
         ``ValueError``, or leave that column's block of the row all zero.
-    sparse_output : bool, default=False
-        Return a ``scipy.sparse.csr_matrix`` instead of a dense array.
+    sparse_output : bool, default=True
+        Return a ``scipy.sparse.csr_matrix`` (scikit-learn's default), or with
+        False a dense array.
     dtype : numpy dtype, default=numpy.float64
         Type of the output values.
 
@@ -83,7 +84,8 @@ class OneHotEncoder(TransformerMixin, BaseEstimator):
     --------
     Level counts (2, 4, 2, 3, 2, 3) give offsets (0, 2, 6, 8, 11, 13):
 
-    >>> encoder = OneHotEncoder(categories=[range(n) for n in (2, 4, 2, 3, 2, 3)])
+    >>> encoder = OneHotEncoder(categories=[range(n) for n in (2, 4, 2, 3, 2, 3)],
+    ...                         sparse_output=False)
     >>> encoder = encoder.fit([[0, 0, 0, 0, 0, 0]])
     >>> encoder.offsets_.tolist()
     [0, 2, 6, 8, 11, 13]
@@ -92,14 +94,18 @@ class OneHotEncoder(TransformerMixin, BaseEstimator):
     '1 0 0 0 0 1 1 0 0 0 1 0 1 1 0 0'
     >>> encoder.inverse_transform(row).tolist()
     [[0, 3, 0, 2, 1, 0]]
+
+    scikit-learn's parameters ``drop``, ``min_frequency``, ``max_categories`` and
+    ``feature_name_combiner`` are not provided (docs/differences.md).
     """
 
     def __init__(
         self,
+        *,
         categories: str | Sequence[npt.ArrayLike] = "auto",
-        handle_unknown: str = "error",
-        sparse_output: bool = False,
+        sparse_output: bool = True,
         dtype: npt.DTypeLike = np.float64,
+        handle_unknown: str = "error",
     ) -> None:
         self.categories = categories
         self.handle_unknown = handle_unknown
@@ -110,6 +116,10 @@ class OneHotEncoder(TransformerMixin, BaseEstimator):
         if self.handle_unknown not in _HANDLE_UNKNOWN:
             raise ValueError(
                 f"handle_unknown must be one of {_HANDLE_UNKNOWN}, got {self.handle_unknown!r}"
+            )
+        if not isinstance(self.sparse_output, bool | np.bool_):
+            raise TypeError(
+                f"sparse_output must be True or False, got {type(self.sparse_output).__name__}"
             )
 
     def _explicit_levels(self, n_columns: int) -> list[np.ndarray]:
@@ -153,19 +163,21 @@ class OneHotEncoder(TransformerMixin, BaseEstimator):
         self.n_features_in_ = X.shape[1]
         self.n_features_out_ = int(self.level_counts_.sum())
         if self.handle_unknown == "error":
-            self._positions(X)  # explicit categories must cover the training data
+            self._positions(X, fitting=True)  # explicit categories must cover the data
         return self
 
-    def _positions(self, X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def _positions(self, X: np.ndarray, fitting: bool = False) -> tuple[np.ndarray, np.ndarray]:
         """Return the (row, output column) of every one in the encoding of ``X``."""
         rows, columns = [], []
         for j, levels in enumerate(self.categories_):
             index, found = _level_indices(levels, X[:, j])
             if not found.all() and self.handle_unknown == "error":
                 unknown = X[np.flatnonzero(~found)[:3], j].tolist()
+                where = f"categories[{j}]" if fitting else "fit"
                 raise ValueError(
-                    f"X contains levels not seen in fit in column {j}: {unknown}; "
-                    "use handle_unknown='ignore' to encode them as all zeros"
+                    f"X contains levels not {'in' if fitting else 'seen in'} {where} in "
+                    f"column {j}: {unknown}; use handle_unknown='ignore' to encode them as "
+                    "all zeros"
                 )
             rows.append(np.flatnonzero(found))
             columns.append(self.offsets_[j] + index[found])
@@ -205,7 +217,9 @@ class OneHotEncoder(TransformerMixin, BaseEstimator):
         """Decode indicator columns back to levels.
 
         A block with no one (an unknown level under ``handle_unknown='ignore'``)
-        decodes to ``None``; a block with several ones decodes to its first.
+        decodes to ``None``; under ``handle_unknown='error'`` no encoding has one, and
+        it raises a ``ValueError``, as scikit-learn's does. A block with several ones
+        decodes to its first.
 
         Parameters
         ----------
@@ -228,14 +242,20 @@ class OneHotEncoder(TransformerMixin, BaseEstimator):
             block = dense[:, self.offsets_[j] : self.offsets_[j] + levels.shape[0]] != 0
             index = np.argmax(block, axis=1)
             decoded[:, j] = [levels[i] for i in index]
-            decoded[~block.any(axis=1), j] = None
+            empty = ~block.any(axis=1)
+            if empty.any() and self.handle_unknown == "error":
+                raise ValueError(
+                    f"X's rows {np.flatnonzero(empty)[:5].tolist()} have no one in column "
+                    f"{j}'s block: with handle_unknown='error' no level encodes so"
+                )
+            decoded[empty, j] = None
         dtypes = {levels.dtype for levels in self.categories_}
         if len(dtypes) == 1 and not any(value is None for value in decoded.flat):
             return decoded.astype(dtypes.pop())
         return decoded
 
     def get_feature_names_out(self, input_features: Sequence[str] | None = None) -> np.ndarray:
-        """Name each output column ``column=level``.
+        """Name each output column ``column_level``, as scikit-learn does.
 
         Parameters
         ----------
@@ -250,7 +270,7 @@ class OneHotEncoder(TransformerMixin, BaseEstimator):
         names = _column_names(input_features, self.n_features_in_, "input_features")
         return np.array(
             [
-                f"{name}={level}"
+                f"{name}_{level}"
                 for name, levels in zip(names, self.categories_, strict=True)
                 for level in levels.tolist()
             ],
@@ -296,9 +316,11 @@ def one_hot_encode(
     """
     array = _check_categorical(categorical, "categorical")
     names = _column_names(column_names, array.shape[1], "column_names")
-    encoder = OneHotEncoder()
+    encoder = OneHotEncoder(sparse_output=False)
     try:
         indicators = encoder.fit_transform(array)
     except TypeError as error:
         raise TypeError(str(error).replace("X ", "categorical ", 1)) from error
-    return indicators, list(encoder.get_feature_names_out(names))
+    return indicators, [f"{name}={level}"
+                        for name, levels in zip(names, encoder.categories_, strict=True)
+                        for level in levels.tolist()]

@@ -200,22 +200,20 @@ def test_blank_lines_and_query_ids_train_as_without_them(workdir):
 
 
 @pytest.mark.parametrize("edit, message", [
-    (lambda line: line.split(" ", 1)[0] + " 0:0.7 " + line.split(" ", 1)[1],
-     "line 3: feature index 0 in a one-based file"),
-    (lambda line: line.replace(" 2:", " 2: ", 1), "line 3: could not read the value"),
-    (lambda line: line.split(" ", 1)[0] + " 1:nan", "line 3: '1:nan' is not a finite number"),
-    (lambda line: "", "no data"),
+    (lambda lines: lines[:2] + [lines[2].split(" ", 1)[0] + " 0:0.7 " + lines[2].split(" ", 1)[1]]
+     + lines[3:], "line 3: feature index 0 in a one-based file"),
+    (lambda lines: lines[:2] + [lines[2].replace(" 2:", " 2: ", 1)] + lines[3:],
+     "line 3: could not read the value"),
+    (lambda lines: lines[:2] + [lines[2].split(" ", 1)[0] + " 1:nan"] + lines[3:],
+     "line 3: '1:nan' is not a finite number"),
+    (lambda lines: [], "no data"),
 ], ids=["index-0", "blank-after-colon", "nan", "empty-file"])
 def test_syntax_svm_train_reads_is_refused_naming_the_line(edit, message, workdir, capsys):
     # docs/differences.md: svm-train reads these (index 0, '2: 1', nan, an empty file);
     # svmx train refuses each, naming the file and the line.
     X, y = _blobs()
     _write_data(workdir / "plain.txt", X, y)
-    lines = (workdir / "plain.txt").read_text().splitlines()
-    if message == "no data":
-        lines = []
-    else:
-        lines[2] = edit(lines[2])
+    lines = edit((workdir / "plain.txt").read_text().splitlines())
     (workdir / "edited.txt").write_text("".join(line + "\n" for line in lines))
     assert main(["train", "-q", "edited.txt", "edited.model"]) == 1
     err = capsys.readouterr().err

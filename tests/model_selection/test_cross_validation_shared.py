@@ -84,6 +84,17 @@ def test_shared_folds_of_a_regression(monkeypatch, scoring):
     _same_results(shared, plain)
 
 
+def test_boolean_mask_folds_share_kernels_as_index_folds(monkeypatch):
+    X, y = _wide()
+    masks = [np.arange(y.size) % 3 == k for k in range(3)]
+    by_index = cross_validate(SVC(gamma=0.01), X, y, share_kernels=False,
+                              cv=[(np.flatnonzero(~m), np.flatnonzero(m)) for m in masks])
+    grams = _gram_count(monkeypatch)
+    by_mask = cross_validate(SVC(gamma=0.01), X, y, cv=[(~m, m) for m in masks])
+    assert len(grams) == 1
+    _same_results(by_mask, by_index)
+
+
 def test_sample_weights_reach_the_shared_folds():
     X, y = _wide()
     weights = np.random.default_rng(3).uniform(0.2, 3.0, size=y.size)

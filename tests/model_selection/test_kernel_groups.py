@@ -155,6 +155,21 @@ def test_grouped_search_with_sample_weight():
                                plain.cv_results_["mean_test_score"], rtol=0, atol=0.01)
 
 
+@pytest.mark.parametrize("estimator", [SVC(gamma=0.1), SVR(gamma=0.1)])
+def test_boolean_mask_folds_pick_the_rows_they_mark(estimator):
+    # A mask read as indices picked rows 0 and 1 for every fold of the grouped search.
+    X, y = _subset("housing_scale" if isinstance(estimator, SVR) else "heart_scale")
+    mask = np.arange(y.size) % 3 != 0
+    grid = {"C": [1.0, 8.0]}
+    by_mask = GridSearch(estimator, grid, cv=[(mask, ~mask)]).fit(X, y)
+    by_index = GridSearch(estimator, grid, cv=[(np.flatnonzero(mask), np.flatnonzero(~mask))],
+                          share_kernels=False).fit(X, y)
+    np.testing.assert_allclose(by_mask.cv_results_["mean_test_score"],
+                               by_index.cv_results_["mean_test_score"], rtol=0, atol=1e-3)
+    with pytest.raises(ValueError, match="boolean test mask of 5 entries"):
+        GridSearch(estimator, grid, cv=[(mask, ~mask[:5])]).fit(X, y)
+
+
 @pytest.mark.parametrize("estimator, fit_params", [
     (SVC(kernel=lambda a, b: a @ b.T), {}),
     (SVC(kernel="precomputed"), {}),

@@ -16,7 +16,7 @@ y = np.array([0, 0, 0, 1, 1, 1])
 TRANSFORMERS = [
     (StandardScaler(), X, None),
     (MinMaxScaler(feature_range=(0, 2)), X, None),
-    (OneHotEncoder(handle_unknown="ignore"), X.astype(int), None),
+    (OneHotEncoder(handle_unknown="ignore", sparse_output=False), X.astype(int), None),
     (SupervisedDiscretizer(max_bins=3, criterion="variance"), X, y),
 ]
 IDS = [type(t).__name__ for t, _, _ in TRANSFORMERS]
@@ -68,7 +68,7 @@ def test_repr_shows_only_changed_parameters():
     assert repr(StandardScaler()) == "StandardScaler()"
     assert repr(MinMaxScaler()) == "MinMaxScaler()"
     assert repr(MinMaxScaler(feature_range=(0, 2))) == "MinMaxScaler(feature_range=(0, 2))"
-    assert repr(OneHotEncoder(sparse_output=True)) == "OneHotEncoder(sparse_output=True)"
+    assert repr(OneHotEncoder(sparse_output=False)) == "OneHotEncoder(sparse_output=False)"
     assert repr(SupervisedDiscretizer(max_bins=3)) == "SupervisedDiscretizer(max_bins=3)"
     search = GridSearch(MinMaxScaler(), {"feature_range": [(0, 1)]}, cv=3)
     assert " ".join(repr(search).split()) == (  # scikit-learn's repr wraps long lines

@@ -41,16 +41,26 @@ def test_levels_are_sorted_per_column_and_named():
 
 def test_unknown_levels():
     encoder = OneHotEncoder().fit([["a", "x"], ["b", "y"]])
-    with pytest.raises(ValueError, match="column 0.*'c'.*handle_unknown"):
+    with pytest.raises(ValueError, match="not seen in fit in column 0.*'c'.*handle_unknown"):
         encoder.transform([["c", "x"]])
     ignoring = OneHotEncoder(handle_unknown="ignore").fit([["a", "x"], ["b", "y"]])
-    assert ignoring.transform([["c", "y"]]).tolist() == [[0, 0, 0, 1]]
+    assert ignoring.transform([["c", "y"]]).toarray().tolist() == [[0, 0, 0, 1]]
     decoded = ignoring.inverse_transform(ignoring.transform([["c", "y"]]))
     assert decoded.tolist() == [[None, "y"]]
 
 
+def test_an_all_zero_block_is_no_encoding_under_handle_unknown_error():
+    # As scikit-learn's: with handle_unknown='error' no row's block is all zeros.
+    encoder = OneHotEncoder().fit([["a", "x"], ["b", "y"]])
+    with pytest.raises(ValueError, match=r"rows \[1\] have no one in column 1's block"):
+        encoder.inverse_transform(np.array([[1, 0, 0, 1], [0, 1, 0, 0]]))
+    with pytest.raises(ValueError, match="can not be inverted"):
+        skp.OneHotEncoder().fit([["a", "x"], ["b", "y"]]).inverse_transform(
+            np.array([[1, 0, 0, 1], [0, 1, 0, 0]]))
+
+
 def test_explicit_categories_must_cover_training_data():
-    with pytest.raises(ValueError, match="column 0"):
+    with pytest.raises(ValueError, match=r"not in categories\[0\] in column 0: \['b'\]"):
         OneHotEncoder(categories=[["a"]]).fit([["b"]])
 
 
@@ -64,19 +74,27 @@ def test_inverse_transform_round_trip_dense_and_sparse():
 
 
 def test_parity_with_sklearn():
+    # The same defaults (CSR output), keyword-only parameters and names as scikit-learn's.
     rng = np.random.default_rng(0)
     X = rng.integers(0, 5, size=(40, 3)).astype(str)
-    ours = OneHotEncoder().fit(X)
-    theirs = skp.OneHotEncoder(sparse_output=False).fit(X)
-    np.testing.assert_array_equal(ours.transform(X), theirs.transform(X))
-    expected_names = [name.replace("_", "=", 1) for name in theirs.get_feature_names_out()]
-    assert ours.get_feature_names_out().tolist() == expected_names
-    np.testing.assert_array_equal(ours.inverse_transform(ours.transform(X)), X)
+    ours, theirs = OneHotEncoder().fit(X), skp.OneHotEncoder().fit(X)
+    mine, sklearns = ours.transform(X), theirs.transform(X)
+    assert type(mine) is type(sklearns) and mine.dtype == sklearns.dtype
+    np.testing.assert_array_equal(mine.toarray(), sklearns.toarray())
+    assert ours.get_feature_names_out(["a", "b", "c"]).tolist() == \
+        theirs.get_feature_names_out(["a", "b", "c"]).tolist()
+    assert ours.get_feature_names_out().tolist() == theirs.get_feature_names_out().tolist()
+    np.testing.assert_array_equal(ours.inverse_transform(mine), X)
+    dense_params = {"sparse_output": False, "handle_unknown": "ignore", "dtype": np.float32}
+    np.testing.assert_array_equal(OneHotEncoder(**dense_params).fit_transform(X),
+                                  skp.OneHotEncoder(**dense_params).fit_transform(X))
+    with pytest.raises(TypeError):
+        OneHotEncoder("auto")  # keyword-only, as scikit-learn's
 
 
 def test_float_levels_including_nan():
     X = np.array([[1.5], [np.nan], [0.5]])
-    encoder = OneHotEncoder().fit(X)
+    encoder = OneHotEncoder(sparse_output=False).fit(X)
     assert encoder.transform(X).tolist() == [[0, 1, 0], [0, 0, 1], [1, 0, 0]]
 
 
@@ -90,6 +108,7 @@ def test_params_protocol():
     "call, error, match",
     [
         (lambda: OneHotEncoder(handle_unknown="skip").fit([[1]]), ValueError, "handle_unknown"),
+        (lambda: OneHotEncoder(sparse_output="yes").fit([[1]]), TypeError, "sparse_output"),
         (lambda: OneHotEncoder().fit([1, 2]), ValueError, "X must be 2-D"),
         (lambda: OneHotEncoder().fit(np.empty((0, 2))), ValueError, "X must not be empty"),
         (lambda: OneHotEncoder().fit([[1]]).transform([[1, 2]]), ValueError, "X has 2 columns"),
