@@ -75,10 +75,12 @@ def expand_grid(param_grid: ParamGrid) -> list[dict[str, Any]]:
             # A set or a dict has no order: the candidates' order (and the first of
             # tied candidates, which the search picks) would depend on hashing.
             if (isinstance(values, str | bytes | AbstractSet | Mapping)
-                    or not hasattr(values, "__len__")
-                    or isinstance(values, np.ndarray) and values.ndim != 1):
+                    or not hasattr(values, "__len__")):
                 raise TypeError(f"param_grid[{name!r}] must be a list or 1-D array of values, "
                                 f"got {values!r}")
+            if isinstance(values, np.ndarray) and values.ndim != 1:
+                raise ValueError(f"param_grid[{name!r}] must be one-dimensional, got an array "
+                                 f"of shape {values.shape}")
             if len(values) == 0:
                 raise ValueError(f"param_grid[{name!r}] must not be empty")
         for combination in itertools.product(*(list(grid[name]) for name in names)):
@@ -214,9 +216,10 @@ class GridSearch(BaseEstimator):
         must fit in the estimator's ``cache_size``, else the search fits each
         candidate from scratch) and solves each fold's C
         values in increasing order, C-SVC and epsilon-SVR warm-started from the
-        previous C (alpha seeding) where the kernel is positive semi-definite and
-        no ``max_iter`` is set; the optimum is the same within ``tol``, and so the
-        choice (up to a near tie).
+        previous C (alpha seeding) where the kernel is positive semi-definite; the
+        optimum is the same within ``tol``, and so the choice (up to a near tie).
+        With a ``max_iter`` limit (a stopped solve's end turns on its kernel values'
+        last bits) the search fits each candidate from scratch.
         The scorers then see the test rows' kernel values in place of X, so a
         ``scoring`` callable other than scikit-learn's scorer objects (which may
         read the features itself) keeps one task per candidate and fold. Where the

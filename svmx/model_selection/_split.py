@@ -252,7 +252,9 @@ class _PredefinedSplits:
 
 def fold_indices(splits: Iterable[Split], n_samples: int) -> list[Split]:
     """The folds with each side as row indices: a boolean mask (one entry per sample, as
-    scikit-learn's searches accept it) becomes the indices of its True entries.
+    scikit-learn's searches accept it) becomes the indices of its True entries (so
+    `cross_validate`'s ``return_indices`` gives indices where scikit-learn's gives back
+    the masks).
 
     The searches index the rows of a shared kernel matrix with the folds, where a mask
     read as indices would pick rows 0 and 1.
@@ -265,7 +267,7 @@ def fold_indices(splits: Iterable[Split], n_samples: int) -> list[Split]:
     >>> fold_indices([(np.array([True, False]), np.array([2, 3]))], 4)
     Traceback (most recent call last):
     ...
-    ValueError: cv's fold 0 has a boolean train mask of 2 entries; a mask needs one per sample (4)
+    ValueError: cv's fold 0 has a boolean train mask of shape (2,); ...
     """
     folds = []
     for number, split in enumerate(splits):
@@ -275,8 +277,8 @@ def fold_indices(splits: Iterable[Split], n_samples: int) -> list[Split]:
             if rows.dtype == bool:
                 if rows.shape != (n_samples,):
                     raise ValueError(
-                        f"cv's fold {number} has a boolean {side} mask of {rows.size} "
-                        f"entries; a mask needs one per sample ({n_samples})")
+                        f"cv's fold {number} has a boolean {side} mask of shape "
+                        f"{rows.shape}; a mask needs one entry per sample ({n_samples},)")
                 rows = np.flatnonzero(rows)
             sides.append(rows)
         folds.append((sides[0], sides[1]))

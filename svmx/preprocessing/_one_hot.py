@@ -1,10 +1,14 @@
 """One-hot encoding of categorical columns into 0/1 indicator columns.
 
-Column ``j`` with ``L_j`` sorted levels owns the output columns
+Column ``j`` with ``L_j`` levels owns the output columns
 ``offsets[j] .. offsets[j] + L_j - 1``, where ``offsets`` is the running sum
 of the level counts starting at 0. Fitting computes the levels and offsets
 once; transforming only looks up each value's level index, adds its column's
 offset and sets a one there.
+
+The levels are scikit-learn's: found in ``fit``, sorted, with the missing values
+``None`` and NaN as levels of their own after the others; given, in the order given
+(numeric ones must be sorted, as scikit-learn requires).
 """
 
 from __future__ import annotations
@@ -15,8 +19,8 @@ import numpy as np
 import numpy.typing as npt
 import scipy.sparse as sp
 
-from svmx._estimator import BaseEstimator, TransformerMixin
-from svmx._validation import check_fitted, check_matrix
+from svmx._estimator import BaseEstimator, TransformerMixin, one_to_one_feature_names
+from svmx._validation import check_feature_names, check_fitted, check_matrix
 
 __all__ = ["OneHotEncoder", "one_hot_encode"]
 
@@ -28,25 +32,61 @@ def _check_categorical(X: npt.ArrayLike, name: str = "X") -> np.ndarray:
     return check_matrix(X, name, dtype=None)
 
 
+def _missing(values: np.ndarray) -> np.ndarray:
+    """Which values are missing: NaN (in a float or object column) or None."""
+    if values.dtype.kind == "f":
+        return np.isnan(values)
+    if values.dtype.kind != "O":
+        return np.zeros(values.shape[0], dtype=bool)
+    return np.fromiter((value is None or isinstance(value, float) and value != value
+                        for value in values), dtype=bool, count=values.shape[0])
+
+
 def _sorted_levels(values: np.ndarray, name: str) -> np.ndarray:
+    """The distinct values, sorted, then None and NaN where they occur (scikit-learn's
+    order of a column's levels)."""
+    values = np.asarray(values)
+    missing = _missing(values)
     try:
-        return np.unique(values)
+        levels = np.unique(values[~missing])
     except TypeError as error:
         raise TypeError(f"{name} mixes values that cannot be sorted: {error}") from error
+    if not missing.any():
+        return levels
+    absent = values[missing]
+    extra = [None] * any(value is None for value in absent)
+    extra += [np.nan] * any(value is not None for value in absent)
+    if levels.dtype.kind == "f" and extra == [np.nan]:
+        return np.append(levels, np.nan)
+    return np.concatenate([levels.astype(object), np.array(extra, dtype=object)])
 
 
 def _level_indices(levels: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Return each value's index in ``levels`` and whether it was found."""
-    try:
-        index = np.searchsorted(levels, values)
-    except TypeError:
-        # Values not comparable with the levels are all unknown.
-        return np.zeros(values.shape[0], dtype=np.intp), np.zeros(values.shape[0], dtype=bool)
-    index = np.minimum(index, levels.shape[0] - 1)
-    found = levels[index] == values
-    if levels.dtype.kind == "f" and np.asarray(values).dtype.kind == "f":
-        found |= np.isnan(levels[index]) & np.isnan(values)
-    return index, np.asarray(found, dtype=bool)
+    """Return each value's index in ``levels`` (in any order) and whether it was found."""
+    values = np.asarray(values)
+    index = np.zeros(values.shape[0], dtype=np.intp)
+    found = np.zeros(values.shape[0], dtype=bool)
+    level_missing, value_missing = _missing(levels), _missing(values)
+    present = np.flatnonzero(~level_missing)
+    rows = np.flatnonzero(~value_missing)
+    if present.size and rows.size:
+        try:
+            order = present[np.argsort(levels[present], kind="stable")]
+            at = np.searchsorted(levels[order], values[rows])
+        except TypeError:
+            # Values not comparable with the levels are all unknown.
+            at = None
+        if at is not None:
+            at = np.minimum(at, order.size - 1)
+            hit = np.asarray(levels[order[at]] == values[rows], dtype=bool)
+            index[rows[hit]], found[rows[hit]] = order[at[hit]], True
+    rows = np.flatnonzero(value_missing)
+    if rows.size:
+        is_none = np.array([values[r] is None for r in rows], dtype=bool)
+        for k in np.flatnonzero(level_missing):
+            hit = is_none == (levels[k] is None)
+            index[rows[hit]], found[rows[hit]] = k, True
+    return index, found
 
 
 class OneHotEncoder(TransformerMixin, BaseEstimator):
@@ -55,8 +95,9 @@ class OneHotEncoder(TransformerMixin, BaseEstimator):
     Parameters
     ----------
     categories : 'auto' or list of array-like, default='auto'
-        ``'auto'`` takes each column's sorted distinct values in ``fit``;
-        a list gives the levels of each column explicitly (they are sorted).
+        ``'auto'`` takes each column's sorted distinct values in ``fit`` (None and
+        NaN last, as levels of their own); a list gives the levels of each column
+        explicitly, in their order (numeric levels must be sorted).
     handle_unknown : {'error', 'ignore'}, default='error'
         What ``transform`` does with a level not seen in ``fit``: raise a
         ``ValueError``, or leave that column's block of the row all zero.
@@ -69,7 +110,7 @@ class OneHotEncoder(TransformerMixin, BaseEstimator):
     Attributes
     ----------
     categories_ : list of ndarray
-        The sorted levels of each input column.
+        The levels of each input column, in the order of their output columns.
     level_counts_ : ndarray of shape (``n_features_in_``,)
         Number of levels of each column.
     offsets_ : ndarray of shape (``n_features_in_``,)
@@ -77,6 +118,9 @@ class OneHotEncoder(TransformerMixin, BaseEstimator):
         counts, starting at 0.
     n_features_in_ : int
         Number of input columns.
+    feature_names_in_ : ndarray of str
+        The input's column names, when ``fit`` was given a data frame with string
+        column names.
     n_features_out_ : int
         Number of output columns, the sum of the level counts.
 
@@ -112,7 +156,7 @@ class OneHotEncoder(TransformerMixin, BaseEstimator):
         self.sparse_output = sparse_output
         self.dtype = dtype
 
-    def _check_handle_unknown(self) -> None:
+    def _check_parameters(self) -> None:
         if self.handle_unknown not in _HANDLE_UNKNOWN:
             raise ValueError(
                 f"handle_unknown must be one of {_HANDLE_UNKNOWN}, got {self.handle_unknown!r}"
@@ -135,7 +179,11 @@ class OneHotEncoder(TransformerMixin, BaseEstimator):
             sorted_values = _sorted_levels(values, f"categories[{column}]")
             if sorted_values.shape[0] != values.shape[0]:
                 raise ValueError(f"categories[{column}] contains duplicate levels")
-            levels.append(sorted_values)
+            if values.dtype.kind in "iuf" and not np.array_equal(
+                    values, sorted_values, equal_nan=values.dtype.kind == "f"):
+                raise ValueError(f"categories[{column}] must be sorted: numeric levels "
+                                 "are taken in increasing order, as scikit-learn takes them")
+            levels.append(values)
         return levels
 
     def fit(self, X: npt.ArrayLike, y: object = None) -> OneHotEncoder:
@@ -151,19 +199,21 @@ class OneHotEncoder(TransformerMixin, BaseEstimator):
         -------
         self
         """
-        self._check_handle_unknown()
+        self._check_parameters()
+        check_feature_names(self, X, reset=True)
         X = _check_categorical(X)
-        if isinstance(self.categories, str) and self.categories == "auto":
-            levels = [_sorted_levels(X[:, j], "X") for j in range(X.shape[1])]
-        else:
+        explicit = not (isinstance(self.categories, str) and self.categories == "auto")
+        if explicit:
             levels = self._explicit_levels(X.shape[1])
+        else:
+            levels = [_sorted_levels(X[:, j], "X") for j in range(X.shape[1])]
         self.categories_ = levels
         self.level_counts_ = np.array([len(values) for values in levels], dtype=np.int64)
         self.offsets_ = np.concatenate(([0], np.cumsum(self.level_counts_)[:-1]))
         self.n_features_in_ = X.shape[1]
         self.n_features_out_ = int(self.level_counts_.sum())
-        if self.handle_unknown == "error":
-            self._positions(X, fitting=True)  # explicit categories must cover the data
+        if explicit and self.handle_unknown == "error":
+            self._positions(X, fitting=True)  # the categories must cover the data
         return self
 
     def _positions(self, X: np.ndarray, fitting: bool = False) -> tuple[np.ndarray, np.ndarray]:
@@ -196,7 +246,8 @@ class OneHotEncoder(TransformerMixin, BaseEstimator):
         ndarray or csr_matrix of shape (n_samples, ``n_features_out_``)
         """
         check_fitted(self, "categories_")
-        self._check_handle_unknown()
+        self._check_parameters()
+        check_feature_names(self, X, reset=False)
         X = _check_categorical(X)
         if X.shape[1] != self.n_features_in_:
             raise ValueError(
@@ -260,14 +311,15 @@ class OneHotEncoder(TransformerMixin, BaseEstimator):
         Parameters
         ----------
         input_features : list of str, optional
-            Names of the input columns; defaults to ``x0, x1, ...``.
+            Names of the input columns (equal to ``feature_names_in_`` where that
+            exists); defaults to ``feature_names_in_``, else ``x0, x1, ...``.
 
         Returns
         -------
         ndarray of str of shape (``n_features_out_``,)
         """
         check_fitted(self, "categories_")
-        names = _column_names(input_features, self.n_features_in_, "input_features")
+        names = one_to_one_feature_names(self, input_features)
         return np.array(
             [
                 f"{name}_{level}"

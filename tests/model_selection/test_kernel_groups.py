@@ -166,7 +166,7 @@ def test_boolean_mask_folds_pick_the_rows_they_mark(estimator):
                           share_kernels=False).fit(X, y)
     np.testing.assert_allclose(by_mask.cv_results_["mean_test_score"],
                                by_index.cv_results_["mean_test_score"], rtol=0, atol=1e-3)
-    with pytest.raises(ValueError, match="boolean test mask of 5 entries"):
+    with pytest.raises(ValueError, match=r"boolean test mask of shape \(5,\)"):
         GridSearch(estimator, grid, cv=[(mask, ~mask[:5])]).fit(X, y)
 
 

@@ -137,3 +137,47 @@ def test_params_protocol():
 def test_bad_arguments_are_named(call, error, match):
     with pytest.raises(error, match=match):
         call()
+
+
+def _same_as_sklearns(X, **params):
+    ours, theirs = OneHotEncoder(**params).fit(X), skp.OneHotEncoder(**params).fit(X)
+    assert ours.get_feature_names_out().tolist() == theirs.get_feature_names_out().tolist()
+    for mine, sklearns in zip(ours.categories_, theirs.categories_, strict=True):
+        assert [str(level) for level in mine] == [str(level) for level in sklearns]
+    np.testing.assert_array_equal(ours.transform(X).toarray(), theirs.transform(X).toarray())
+    return ours
+
+
+def test_data_frame_columns_name_the_output_as_scikit_learns():
+    pandas = pytest.importorskip("pandas")
+    frame = pandas.DataFrame({"colour": ["red", "blue", "red"], "size": ["S", "M", "M"]})
+    ours = _same_as_sklearns(frame)
+    assert ours.feature_names_in_.tolist() == ["colour", "size"]
+    with pytest.raises(ValueError, match="feature_names_in_"):
+        ours.get_feature_names_out(["a", "b"])
+    dense = OneHotEncoder(sparse_output=False).set_output(transform="pandas").fit(frame)
+    assert dense.transform(frame).columns.tolist() == ["colour_blue", "colour_red", "size_M",
+                                                       "size_S"]
+
+
+def test_given_categories_keep_their_order_and_numeric_ones_must_be_sorted():
+    X = np.array([["a", "x"], ["b", "y"]], dtype=object)
+    ours = _same_as_sklearns(X, categories=[["b", "a"], ["y", "x"]])
+    assert ours.transform([["a", "y"]]).toarray().tolist() == [[0, 1, 1, 0]]
+    assert ours.inverse_transform(ours.transform(X)).tolist() == X.tolist()
+    with pytest.raises(ValueError, match="sorted"):
+        skp.OneHotEncoder(categories=[[2, 1]]).fit([[1]])
+    with pytest.raises(ValueError, match=r"categories\[0\] must be sorted"):
+        OneHotEncoder(categories=[[2, 1]]).fit([[1]])
+
+
+def test_missing_values_are_levels_of_their_own_as_in_scikit_learn():
+    # An object column (a data frame's mixed column) holding NaN and None.
+    X = np.array([[0.5, "a"], [np.nan, None], [0.5, "b"], [1.5, np.nan]], dtype=object)
+    ours = _same_as_sklearns(X)
+    assert ours.get_feature_names_out().tolist() == ["x0_0.5", "x0_1.5", "x0_nan", "x1_a",
+                                                     "x1_b", "x1_None", "x1_nan"]
+    decoded = ours.inverse_transform(ours.transform(X))
+    assert decoded[1, 1] is None and np.isnan(decoded[3, 1]) and np.isnan(decoded[1, 0])
+    unknown = OneHotEncoder(handle_unknown="ignore").fit(X[:1])
+    assert unknown.transform(X[1:2]).toarray().tolist() == [[0, 0]]
