@@ -315,14 +315,7 @@ class BaseLibSVM(BaseEstimator):
         check_feature_names(self, X, reset=True)
         if callable(self.kernel):
             X = self._callable_kernel_input(X)
-            gram = self._call_kernel(X, X)
-            n_rows = _n_rows(X)
-            if gram.shape != (n_rows, n_rows):
-                raise ValueError(
-                    f"kernel: the callable must return the Gram matrix of shape "
-                    f"{(n_rows, n_rows)}; got shape {gram.shape}"
-                )
-            return X, gram
+            return X, self._call_kernel(X, X)
         X = validate_X(X, accept_sparse=True)
         if self.kernel == "precomputed":
             if X.shape[0] != X.shape[1]:
@@ -352,6 +345,8 @@ class BaseLibSVM(BaseEstimator):
         return X
 
     def _call_kernel(self, A: Any, B: Any) -> np.ndarray:
+        """The callable kernel's values K(A, B), checked: finite, of shape (len(A), len(B))
+        (the Gram matrix at fit; the samples against the support vectors at prediction)."""
         kernel: Callable = self.kernel
         gram = kernel(A, B)
         if sp.issparse(gram):  # e.g. lambda a, b: a @ b.T on sparse X
@@ -360,6 +355,14 @@ class BaseLibSVM(BaseEstimator):
         if gram.ndim != 2 or not np.isfinite(gram).all():
             raise ValueError(
                 "kernel: the callable must return a finite 2-D array of kernel values"
+            )
+        shape = (_n_rows(A), _n_rows(B))
+        if gram.shape != shape:
+            what = ("the Gram matrix" if A is B else
+                    "the kernel values of the samples against the support vectors")
+            raise ValueError(
+                f"kernel: the callable must return {what} of shape {shape}; got shape "
+                f"{gram.shape}"
             )
         return np.ascontiguousarray(gram)
 

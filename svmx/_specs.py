@@ -26,6 +26,7 @@ import numpy as np
 
 __all__ = [
     "BLOCK_FORMULATIONS",
+    "BLOCK_SOLVER_MIN_BLOCK",
     "BLOCK_SOLVER_MIN_SAMPLES",
     "EPSILON_SVR_BLOCK_MIN_SAMPLES",
     "FORMULATIONS",
@@ -54,6 +55,12 @@ BLOCK_SOLVER_MIN_SAMPLES = 5_000
 # (best of 5) on abalone and cpusmall subsets: sparse 0.91-0.96 at 2,500 samples and
 # 0.67-0.73 at 3,342; dense 1.28-1.36 at 2,500, 1.00-1.08 at 3,342, 0.80-0.88 at 4,177.
 EPSILON_SVR_BLOCK_MIN_SAMPLES = 3_300
+# ... and a cache that holds at least this many of the block's kernel rows (which take at
+# most half of it, `svmx._libsvm.block_size_for`): a block of a few rows refills most of
+# itself every round, a kernel row and a pass over the whole gradient for each pair update,
+# where SMO's LRU cache keeps what it uses (w8a at cache_size=1: 2 rows a block). A guard,
+# not a tuned optimum: the default cache gives 16 rows up to 1.6 million variables.
+BLOCK_SOLVER_MIN_BLOCK = 16
 BYTES_PER_MB = 1048576.0
 
 
@@ -152,8 +159,9 @@ class SolveSpec:
         The block solver serves C-SVC, one-class and epsilon-SVR with a
         built-in kernel; 'auto' takes it from ``BLOCK_SOLVER_MIN_SAMPLES``
         samples (``EPSILON_SVR_BLOCK_MIN_SAMPLES`` for epsilon-SVR, which has two
-        dual variables per sample). A request for 'block' where it cannot serve
-        is refused by `check_solver` before any solve.
+        dual variables per sample) where the cache holds a block of at least
+        ``BLOCK_SOLVER_MIN_BLOCK`` kernel rows. A request for 'block' where it cannot
+        serve is refused by `check_solver` before any solve.
         """
         if formulation not in BLOCK_FORMULATIONS or kernel_type == PRECOMPUTED:
             return "smo"
@@ -161,7 +169,9 @@ class SolveSpec:
             return "block"
         least = (EPSILON_SVR_BLOCK_MIN_SAMPLES if formulation == "epsilon_svr"
                  else BLOCK_SOLVER_MIN_SAMPLES)
-        if self.solver == "auto" and n_rows >= least:
+        variables = 2 * n_rows if formulation == "epsilon_svr" else n_rows
+        block_rows = self.cache_bytes / 2.0 / (4.0 * max(variables, 1))
+        if self.solver == "auto" and n_rows >= least and block_rows >= BLOCK_SOLVER_MIN_BLOCK:
             return "block"
         return "smo"
 

@@ -135,6 +135,22 @@ def check_n_features(X: Any, expected: int, *, name: str = "X", owner: str = "th
         )
 
 
+def _numbers_of(array: np.ndarray, name: str) -> np.ndarray:
+    """A string or object array as float64; pandas' missing value (a nullable column's
+    pd.NA) becomes NaN, which `validate_X` refuses with a ValueError, as scikit-learn does."""
+    try:
+        return array.astype(np.float64)
+    except TypeError as error:
+        missing = np.array([type(value).__name__ == "NAType" for value in array.flat],
+                           dtype=bool).reshape(array.shape)
+        if not missing.any():
+            # e.g. "float() argument must be a string or a real number, not 'dict'"
+            raise TypeError(f"{name} must contain numbers: {error}") from None
+        return _numbers_of(np.where(missing, np.nan, array), name)
+    except ValueError as error:
+        raise ValueError(f"{name} must contain numbers: {error}") from None
+
+
 def validate_X(
     X: Any,
     *,
@@ -180,13 +196,7 @@ using X.reshape(-1, 1) if it has a single feature or X.reshape(1, -1) if it is a
     if array.dtype.kind == "c":
         raise ValueError(f"Complex data not supported: {name} must be real-valued")
     if array.dtype.kind in "USOV":
-        try:
-            array = array.astype(np.float64)
-        except TypeError as error:
-            # e.g. "float() argument must be a string or a real number, not 'dict'"
-            raise TypeError(f"{name} must contain numbers: {error}") from None
-        except ValueError as error:
-            raise ValueError(f"{name} must contain numbers: {error}") from None
+        array = _numbers_of(array, name)
     if array.ndim != 2:
         hint = ""
         if array.ndim == 1:

@@ -280,3 +280,37 @@ def test_callable_kernel_of_the_wrong_shape(name, data):
     X, targets = data
     with pytest.raises(ValueError, match="kernel: the callable must return"):
         _fit(ESTIMATORS[name](kernel=lambda A, B: A @ B[:3].T), X, targets)
+
+
+@pytest.mark.parametrize("name", ALL)
+def test_callable_kernel_of_the_wrong_shape_at_prediction(name, data):
+    # A kernel that drops a support vector's column at prediction: numpy's matmul error
+    # named no parameter.
+    X, targets = data
+    drop = {"last": False}
+
+    def kernel(A, B):
+        K = A @ B.T
+        return K[:, :-1] if drop["last"] else K
+
+    model = _fit(ESTIMATORS[name](kernel=kernel), X, targets)
+    drop["last"] = True
+    n_support = model.support_vectors_.shape[0]
+    with pytest.raises(ValueError, match=rf"kernel: .*support vectors of shape \(4, "
+                                         rf"{n_support}\); got shape \(4, {n_support - 1}\)"):
+        model.predict(X[:4])
+
+
+@pytest.mark.parametrize("name", ALL)
+def test_pandas_missing_value_is_a_nan(name, data):
+    # A nullable column's pd.NA raised a TypeError ("float() argument ..."), where
+    # scikit-learn says the input contains NaN (a ValueError).
+    pandas = pytest.importorskip("pandas")
+    X, targets = data
+    frame = pandas.DataFrame(X, columns=["a", "b", "c"])
+    frame["a"] = pandas.array([1, None] + [2] * (len(X) - 2), dtype="Int64")
+    with pytest.raises(ValueError, match="Input X contains NaN"):
+        _fit(ESTIMATORS[name](), frame, targets)
+    model = _fit(ESTIMATORS[name](), frame.fillna(0), targets)
+    with pytest.raises(ValueError, match="Input X contains NaN"):
+        model.predict(frame)

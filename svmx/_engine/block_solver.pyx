@@ -379,10 +379,16 @@ cdef class BlockSolver:
                 changed = changed or weights[column_of[a]] != 0.0
             if changed:
                 add_block_to_gradient(l, K, q, q, weights, y, G, rows.n_threads)
+            if made == 0 and round_number > 0:
+                # A block half kept from the last round and half refilled may hold no
+                # violating pair (a block of two: the kept member and a new one on the
+                # same side): refill all of it, which takes the maximal violating pair.
+                round_number = 0
+                continue
             if made == 0:
-                # No pair in the block can move (float32 kernel values ran out of
-                # precision before the gap reached eps): stop rather than spin, and
-                # report the solve as not converged.
+                # Not even the maximal violating pair can move (float32 kernel values
+                # ran out of precision before the gap reached eps): stop rather than
+                # spin, and report the solve as not converged.
                 si.status = SOLVE_MAX_ITER
                 break
             replace_half = 1 - replace_half if round_number else 0
