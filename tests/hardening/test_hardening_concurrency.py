@@ -139,6 +139,10 @@ def _control_ratio() -> float:
 @pytest.mark.skipif((os.cpu_count() or 1) < 2, reason="needs two CPUs")
 def test_two_threads_fit_faster_than_one():
     # Each fit takes about 0.3-0.7 s on one core (one SMO solve, no internal threads).
+    # A solve that held the GIL would take the serial time (a ratio near 1). The limit
+    # follows what the machine allows now (the control, two GIL-free hashes), within
+    # [0.8, 0.9]: on a shared second core a CI run measured 0.81-0.83 for fits whose
+    # control had passed.
     problems = [_gil_problem(1), _gil_problem(2)]
     ratios = []
     for _attempt in range(2):  # one retry: a busy machine can slow the threaded run
@@ -149,7 +153,7 @@ def test_two_threads_fit_faster_than_one():
         serial = _timed_fits(problems, threaded=False)
         threaded = _timed_fits(problems, threaded=True)
         ratios.append(threaded / serial)
-        if ratios[-1] < 0.8:
+        if ratios[-1] < min(0.9, max(0.8, control + 0.2)):
             return
     pytest.fail(f"two threads took {ratios} x the serial time; the solve may hold the GIL")
 
