@@ -50,7 +50,7 @@ from svmx._engine.vote import ovo_vote
 from svmx._gram_folds import ClassifierFold, RegressorFold, best_scale, kernel_block
 from svmx._kernel_values import (DENSE_ENOUGH, dense_if_dense_enough, kernel_matrix,
                                  mirror_upper, squared_norms, symmetric_kernel_matrix)
-from svmx._specs import KERNEL_TYPES
+from svmx._specs import KERNEL_TYPES, block_size_for
 
 __all__ = [
     "CacheMemories", "ClassifierFold", "DENSE_ENOUGH", "KERNEL_TYPES", "LayoutCache",
@@ -272,20 +272,6 @@ cdef run_smo(Solver solver, QMatrix Q, double[::1] p, signed char[::1] y,
     if engine_log is not None and engine_log.error is not None:
         raise engine_log.error
     return info
-
-
-def block_size_for(Py_ssize_t l, double cache_bytes):
-    """Working-set size of the block solver: its kernel rows take at most half the cache.
-
-    Examples
-    --------
-    >>> block_size_for(100_000, 200.0 * 1048576)
-    262
-    """
-    cdef Py_ssize_t size = <Py_ssize_t> (cache_bytes / 2.0 / (4.0 * max(l, 1)))
-    size = min(1024, size)
-    size -= size % 2
-    return int(max(2, min(size, l)))
 
 
 # Sparse data at most this dense keeps its CSR form in the block solver: sparse-times-

@@ -26,6 +26,7 @@ import numpy as np
 
 __all__ = [
     "BLOCK_FORMULATIONS",
+    "BLOCK_SOLVER_MAX_BLOCK",
     "BLOCK_SOLVER_MIN_BLOCK",
     "BLOCK_SOLVER_MIN_SAMPLES",
     "EPSILON_SVR_BLOCK_MIN_SAMPLES",
@@ -35,6 +36,7 @@ __all__ = [
     "Problem",
     "SolveSpec",
     "available_cores",
+    "block_size_for",
     "resolve_threads",
     "thread_limit",
 ]
@@ -56,11 +58,31 @@ BLOCK_SOLVER_MIN_SAMPLES = 5_000
 # 0.67-0.73 at 3,342; dense 1.28-1.36 at 2,500, 1.00-1.08 at 3,342, 0.80-0.88 at 4,177.
 EPSILON_SVR_BLOCK_MIN_SAMPLES = 3_300
 # ... and a cache that holds at least this many of the block's kernel rows (which take at
-# most half of it, `svmx._libsvm.block_size_for`): a block of a few rows refills most of
+# most half of it, `block_size_for`): a block of a few rows refills most of
 # itself every round, a kernel row and a pass over the whole gradient for each pair update,
 # where SMO's LRU cache keeps what it uses (w8a at cache_size=1: 2 rows a block). A guard,
 # not a tuned optimum: the default cache gives 16 rows up to 1.6 million variables.
 BLOCK_SOLVER_MIN_BLOCK = 16
+# The block solver's working set holds at most this many rows (an even count).
+BLOCK_SOLVER_MAX_BLOCK = 1024
+
+
+def block_size_for(l: int, cache_bytes: float) -> int:  # noqa: E741
+    """Working-set size of the block solver on `l` variables: its float32 kernel rows
+    take at most half of `cache_bytes`, at least 2 rows and at most
+    ``BLOCK_SOLVER_MAX_BLOCK``, an even count.
+
+    Examples
+    --------
+    >>> block_size_for(100_000, 200.0 * 1048576)
+    262
+    >>> block_size_for(10, 200.0 * 1048576)
+    10
+    """
+    size = min(BLOCK_SOLVER_MAX_BLOCK, int(cache_bytes / 2.0 / (4.0 * max(l, 1))))
+    size -= size % 2
+    return max(2, min(size, l))
+
 BYTES_PER_MB = 1048576.0
 
 
@@ -170,7 +192,7 @@ class SolveSpec:
         least = (EPSILON_SVR_BLOCK_MIN_SAMPLES if formulation == "epsilon_svr"
                  else BLOCK_SOLVER_MIN_SAMPLES)
         variables = 2 * n_rows if formulation == "epsilon_svr" else n_rows
-        block_rows = self.cache_bytes / 2.0 / (4.0 * max(variables, 1))
+        block_rows = block_size_for(variables, self.cache_bytes)
         if self.solver == "auto" and n_rows >= least and block_rows >= BLOCK_SOLVER_MIN_BLOCK:
             return "block"
         return "smo"

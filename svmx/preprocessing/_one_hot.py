@@ -38,8 +38,9 @@ def _missing(values: np.ndarray) -> np.ndarray:
         return np.isnan(values)
     if values.dtype.kind != "O":
         return np.zeros(values.shape[0], dtype=bool)
-    return np.fromiter((value is None or isinstance(value, float) and value != value
-                        for value in values), dtype=bool, count=values.shape[0])
+    return np.fromiter((value is None or isinstance(value, (float, np.floating))
+                        and value != value for value in values),
+                       dtype=bool, count=values.shape[0])
 
 
 def _sorted_levels(values: np.ndarray, name: str) -> np.ndarray:
@@ -330,15 +331,6 @@ class OneHotEncoder(TransformerMixin, BaseEstimator):
         )
 
 
-def _column_names(names: Sequence[str] | None, n_columns: int, argument: str) -> list[str]:
-    if names is None:
-        return [f"x{j}" for j in range(n_columns)]
-    names = [str(name) for name in names]
-    if len(names) != n_columns:
-        raise ValueError(f"{argument} must have {n_columns} names, got {len(names)}")
-    return names
-
-
 def one_hot_encode(
     categorical: npt.ArrayLike, column_names: Sequence[str] | None = None
 ) -> tuple[np.ndarray, list[str]]:
@@ -367,12 +359,16 @@ def one_hot_encode(
     [[0, 1, 0, 1], [1, 0, 1, 0], [0, 1, 1, 0]]
     """
     array = _check_categorical(categorical, "categorical")
-    names = _column_names(column_names, array.shape[1], "column_names")
     encoder = OneHotEncoder(sparse_output=False)
     try:
         indicators = encoder.fit_transform(array)
     except TypeError as error:
         raise TypeError(str(error).replace("X ", "categorical ", 1)) from error
+    try:
+        names = one_to_one_feature_names(
+            encoder, None if column_names is None else [str(name) for name in column_names])
+    except ValueError as error:
+        raise ValueError(str(error).replace("input_features", "column_names", 1)) from error
     return indicators, [f"{name}={level}"
                         for name, levels in zip(names, encoder.categories_, strict=True)
                         for level in levels.tolist()]

@@ -302,3 +302,15 @@ def test_auto_takes_smo_where_the_cache_holds_a_small_block(monkeypatch):
     SVC(cache_size=0.1).fit(X, y)  # 2 kernel rows of 5,200 samples a block
     SVC(cache_size=200).fit(X, y)
     assert chosen == ["smo", "block"]
+
+
+@pytest.mark.parametrize("cache_mb", [0.1, 0.6, 0.65, 200.0])  # 16 rows: 0.635 MB
+def test_auto_measures_the_block_the_solver_will_use(cache_mb):
+    # 'auto' decides on the block size the block solver itself takes: one formula.
+    from svmx._specs import BLOCK_SOLVER_MIN_BLOCK, SolveSpec
+
+    assert svmx._libsvm.block_size_for is svmx._specs.block_size_for
+    spec = SolveSpec(solver="auto", tol=1e-3, cache_bytes=cache_mb * 2**20, shrinking=True,
+                     max_iter=-1, threads=1)
+    fits = svmx._specs.block_size_for(5200, cache_mb * 2**20) >= BLOCK_SOLVER_MIN_BLOCK
+    assert spec.engine_solver("c_svc", 2, 5200) == ("block" if fits else "smo")

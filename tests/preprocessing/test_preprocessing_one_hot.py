@@ -181,3 +181,10 @@ def test_missing_values_are_levels_of_their_own_as_in_scikit_learn():
     assert decoded[1, 1] is None and np.isnan(decoded[3, 1]) and np.isnan(decoded[1, 0])
     unknown = OneHotEncoder(handle_unknown="ignore").fit(X[:1])
     assert unknown.transform(X[1:2]).toarray().tolist() == [[0, 0]]
+
+
+def test_a_float32_nan_in_an_object_column_is_the_nan_level():
+    # numpy's float32 is no Python float; its NaN is still scikit-learn's NaN level.
+    X = np.array([["a"], [np.float32("nan")], ["b"], [np.nan]], dtype=object)
+    ours = _same_as_sklearns(X)
+    assert ours.get_feature_names_out().tolist() == ["x0_a", "x0_b", "x0_nan"]
