@@ -59,9 +59,17 @@ class BaseSVC(ClassifierMixin, BaseLibSVM):
     ) -> None:
         """Raise when the formulation has no solution (nu too large)."""
 
-    def _check_weighted_classes(self, class_rows: list[np.ndarray], classes: np.ndarray) -> None:
+    def _check_weighted_classes(self, class_rows: list[np.ndarray], classes: np.ndarray,
+                                bounds: np.ndarray) -> None:
         """Refuse classes that sample_weight leaves without a sample, in scikit-learn's
-        words for one class left (C-SVC; nu-SVC reports an infeasible nu instead)."""
+        words for one class left (C-SVC; nu-SVC reports an infeasible nu instead), and
+        classes whose samples class_weight bounds at 0 (`bounds`: each sample's C)."""
+        for rows, label in zip(class_rows, classes.tolist(), strict=True):
+            if rows.size and not np.any(bounds[rows] > 0):
+                raise ValueError(
+                    f"class_weight gives class {label!r} the weight 0, so none of its samples "
+                    "can be a support vector; give every class a positive weight"
+                )
         left = [rows.size > 0 for rows in class_rows]
         if sum(left) == 1:
             raise ValueError(
@@ -148,7 +156,7 @@ class BaseSVC(ClassifierMixin, BaseLibSVM):
         # As scikit-learn, samples of zero or negative weight are left out.
         keep = sample_weight > 0
         class_rows = [np.flatnonzero((codes == c) & keep) for c in range(classes.size)]
-        self._check_weighted_classes(class_rows, classes)
+        self._check_weighted_classes(class_rows, classes, bounds)
         self._check_feasible(class_rows, bounds, classes)
 
         template = self._pair_template()

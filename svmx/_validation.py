@@ -104,16 +104,25 @@ def check_matrix(X: Any, name: str = "X", dtype: Any = np.float64) -> np.ndarray
     if sp.issparse(X):
         raise TypeError(f"{name} must be a dense array; sparse matrices are not supported")
     try:
-        array = np.asarray(X, dtype=dtype)
+        array = np.asarray(X)
+    except (TypeError, ValueError) as error:
+        raise TypeError(f"{name} must be an array of numbers: {error}") from error
+    if array.dtype.kind == "c":  # a cast to float would drop the imaginary parts
+        raise ValueError(f"Complex data not supported: {name} must be real-valued")
+    try:
+        array = np.asarray(array, dtype=dtype)
     except (TypeError, ValueError) as error:
         raise TypeError(f"{name} must be an array of numbers: {error}") from error
     if array.ndim != 2:
         raise ValueError(
-            f"{name} must be 2-D (n_samples, n_features), got an array of shape {array.shape}; "
-            "reshape a single feature with X.reshape(-1, 1)"
+            f"{name} must be 2-D (n_samples, n_features), got an array of shape {array.shape}. "
+            "Reshape your data either using X.reshape(-1, 1) if it has a single feature or "
+            "X.reshape(1, -1) if it contains a single sample."
         )
-    if array.shape[0] == 0 or array.shape[1] == 0:
-        raise ValueError(f"{name} must not be empty, got shape {array.shape}")
+    for axis, noun in ((0, "sample"), (1, "feature")):  # scikit-learn's words after ours
+        if array.shape[axis] == 0:
+            raise ValueError(f"{name} must not be empty: found array with 0 {noun}(s) "
+                             f"(shape={array.shape}) while a minimum of 1 is required.")
     return array
 
 

@@ -216,7 +216,8 @@ class NuSVC(BaseSVC):
     def _pair_template(self) -> Problem:
         return Problem("nu_svc", C=np.empty(0), nu=float(self.nu))
 
-    def _check_weighted_classes(self, class_rows: list[np.ndarray], classes: np.ndarray) -> None:
+    def _check_weighted_classes(self, class_rows: list[np.ndarray], classes: np.ndarray,
+                                bounds: np.ndarray) -> None:
         # A class without weight makes every nu infeasible: `_check_feasible` says so.
         pass
 

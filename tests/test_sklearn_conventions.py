@@ -109,6 +109,15 @@ def test_a_class_left_without_weight_among_three_is_refused():
         SVC(kernel="linear").fit(X, y, sample_weight=[1, 1, 0, -1, 1, 1])
 
 
+def test_a_class_weight_of_zero_is_refused_by_name():
+    # scikit-learn solves and then reports non-finite dual coefficients; svmx names the
+    # parameter. nu-SVC's bounds do not involve class_weight, so it still fits.
+    y = np.array([0, 0, 1, 1, 2, 2])
+    with pytest.raises(ValueError, match="class_weight gives class 2 the weight 0"):
+        SVC(kernel="linear", class_weight={2: 0.0}).fit(X, y)
+    assert NuSVC(kernel="linear", nu=0.1, class_weight={2: 0.0}).fit(X, y).n_support_.sum() > 0
+
+
 @pytest.mark.parametrize("Classifier", [SVC, NuSVC])
 def test_break_ties_with_ovo_fits_and_predict_refuses(Classifier):
     y = np.array([0, 0, 1, 1, 2, 2])

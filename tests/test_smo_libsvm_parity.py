@@ -368,6 +368,23 @@ def test_nusvr_linear_abalone_follows_libsvm_not_sklearn_dense():
         _assert_same(fits, name, "libsvm")
 
 
+def test_nu_svc_takes_libsvm_steps_where_sklearn_takes_others():
+    # docs/differences.md ("nu-SVC and nu-SVR against scikit-learn"): svmx's NuSVC is
+    # LIBSVM's step for step; scikit-learn's bundled solver parts from it on this problem.
+    from sklearn.datasets import make_classification
+
+    X, y = make_classification(n_samples=200, n_features=4, n_informative=4, n_redundant=0,
+                               n_classes=4, random_state=2)
+    params = {"kernel": "rbf", "gamma": "scale", "nu": 0.2, "tol": 1e-3, "shrinking": True}
+    fits = {"svmx": _fit("svmx", "NuSVC", X, y, params),
+            "sklearn": _fit("sklearn", "NuSVC", X, y, params),
+            "libsvm": _fit_libsvm("NuSVC", sp.csr_matrix(X), y, params,
+                                  _resolved_gamma(X, "scale"), sp.csr_matrix(X[:N_DECISION_ROWS]))}
+    _assert_same(fits, "svmx", "libsvm")
+    assert not np.array_equal(fits["sklearn"][0], fits["libsvm"][0])
+    assert np.abs(fits["sklearn"][1] - fits["libsvm"][1]).max() > 1e-3
+
+
 # nu-SVC on iris with the sigmoid kernel (not positive semi-definite): for these the margin
 # r of every pair is negative. LIBSVM divides by r whatever its sign, and so do svmx and
 # scikit-learn, which give LIBSVM's model.

@@ -19,7 +19,9 @@ __all__ = [
     "fit_width",
     "is_classifier",
     "libsvm_class_order",
+    "name_support_by_serial",
     "read_data",
+    "read_training_gram",
 ]
 
 # svm-train's -s and -t numbers.
@@ -55,17 +57,80 @@ def read_data(path: str, precomputed: bool = False) -> tuple[sp.csr_matrix, np.n
     """Read a LIBSVM data file (1-based indices).
 
     For a precomputed kernel, each line is ``label 0:serial 1:K(x, x_1) ...``: the serial
-    number is dropped and column ``i`` of the result is ``K(x, x_i)``.
+    number is dropped and column ``i`` of the result is ``K(x, x_i)``, the kernel value
+    against the training sample whose serial number is ``i + 1``.
     """
     # svmx cannot train on or predict infinite or NaN values: the file's line is named.
     if not precomputed:
         return load_svmlight_file(path, zero_based=False, finite=True)
+    X, y, _ = _read_precomputed(path)
+    return X, y
+
+
+def _read_precomputed(path: str) -> tuple[sp.csr_matrix, np.ndarray, np.ndarray]:
+    """The kernel columns (``K(x, x_i)`` in column ``i - 1``), the labels and the ``0:``
+    values of a precomputed-kernel file."""
     X, y = load_svmlight_file(path, zero_based=True, finite=True)
-    if X.shape[1] == 0 or X[:, 0].nnz != X.shape[0]:
+    first = X[:, :1].toarray().ravel() if X.shape[1] else np.zeros(X.shape[0])
+    has_serial = np.diff(X[:, :1].tocsr().indptr) > 0 if X.shape[1] else first != 0
+    if not np.all(has_serial):
         raise ValueError(
-            f"{path}: with a precomputed kernel (-t 4) every line needs 0:serial_number first"
+            f"{path}, line {_line_of_row(path, int(np.argmin(has_serial)))}: with a precomputed "
+            f"kernel (-t 4) every line needs 0:serial_number first"
         )
-    return X[:, 1:].tocsr(), y
+    return X[:, 1:].tocsr(), y, first
+
+
+def read_training_gram(path: str) -> tuple[sp.csr_matrix, np.ndarray, np.ndarray]:
+    """A precomputed-kernel training file as svm-train reads it: (K, y, serials).
+
+    Line ``i`` gives sample ``i`` its serial number (``0:s``, from 1 to the largest
+    column index) and ``K(x_i, x_t)`` in column ``t``'s serial, so the rows may come in any
+    order, and be a subset of the samples the columns cover. ``K[i, j]`` is sample ``i``'s
+    value at sample ``j``'s serial; a model trained on it names its support vectors by
+    their serials (`name_support_by_serial`).
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> text = "1 0:2 1:0.5 2:4\\n-1 0:1 1:1 2:0.5\\n"
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = pathlib.Path(folder) / "kernel"
+    ...     _ = path.write_text(text)
+    ...     K, y, serials = read_training_gram(str(path))
+    >>> K.toarray().tolist(), serials.tolist()
+    ([[4.0, 0.5], [0.5, 1.0]], [2, 1])
+    """
+    X, y, values = _read_precomputed(path)
+    serials = values.astype(np.int64)
+    wrong = (serials != values) | (serials < 1) | (serials > X.shape[1])
+    if np.any(wrong):
+        row = int(np.argmax(wrong))
+        raise ValueError(
+            f"{path}, line {_line_of_row(path, row)}: the serial number 0:{values[row]:g} must "
+            f"be an integer from 1 to the largest kernel index ({X.shape[1]})"
+        )
+    return X[:, serials - 1].tocsr(), y, serials
+
+
+def name_support_by_serial(estimator: Any, serials: np.ndarray) -> None:
+    """Give a model trained on `read_training_gram`'s matrix the support vectors' serial
+    numbers (``support_`` = serial - 1), which its model file writes as ``0:serial``,
+    as svm-train's does."""
+    estimator.support_ = (serials[np.asarray(estimator.support_)] - 1).astype(
+        np.asarray(estimator.support_).dtype)
+
+
+def _line_of_row(path: str, row: int) -> int:
+    """The line number of data row `row` (0-based) of a file whose blank and comment-only
+    lines hold no row."""
+    with open(path, "rb") as handle:
+        for number, line in enumerate(handle, start=1):
+            if line.split(b"#", 1)[0].strip():
+                if row == 0:
+                    return number
+                row -= 1
+    return number
 
 
 def fit_width(X: sp.csr_matrix, n_features: int) -> sp.csr_matrix:

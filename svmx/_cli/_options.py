@@ -211,7 +211,14 @@ def add_model_options(parser: argparse.ArgumentParser) -> None:
 def class_weights(weights: list[tuple[float, float]], classes: Sequence[float],
                   warn) -> dict[float, float] | None:
     """The ``class_weight`` dict of ``-wi`` options; labels absent from the data are ignored
-    with a warning, as LIBSVM does."""
+    with a warning, and a label given twice gets the product of its weights, as LIBSVM
+    does (``svm_train`` multiplies each class's C by every weight naming it).
+
+    Examples
+    --------
+    >>> class_weights([(1.0, 3.0), (-1.0, 2.0), (1.0, 0.5)], [-1.0, 1.0], print)
+    {1.0: 1.5, -1.0: 2.0}
+    """
     if not weights:
         return None
     present = set(classes)
@@ -220,5 +227,5 @@ def class_weights(weights: list[tuple[float, float]], classes: Sequence[float],
         if label not in present:
             warn(f"WARNING: class label {label:g} specified in weight is not found")
             continue
-        result[label] = weight
+        result[label] = result.get(label, 1.0) * weight
     return result or None

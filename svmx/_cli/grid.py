@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from svmx._cli._crossval import fold_predictions, make_folds, regression_figures
-from svmx._cli._data import build_estimator, is_classifier, read_data
+from svmx._cli._data import build_estimator, is_classifier, read_data, read_training_gram
 from svmx._cli._grid_groups import gamma_group_predictions, why_not_shared
 from svmx._cli._options import CommandParser, add_model_options, class_weights
 from svmx._glibc_rand import GlibcRand
@@ -252,7 +252,7 @@ def run(args: argparse.Namespace) -> int:
     precomputed = args.kernel_type == 4
     if args.log2g is not None and args.kernel_type in (0, 4):
         args.log2g = None  # linear and precomputed kernels have no gamma
-    X, y = read_data(args.dataset, precomputed=precomputed)
+    X, y = read_training_gram(args.dataset)[:2] if precomputed else read_data(args.dataset)
     classification = is_classifier(args.svm_type)
     regression = args.svm_type in (3, 4)
     classes = np.unique(y).tolist() if classification else []

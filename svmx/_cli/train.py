@@ -5,11 +5,19 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from typing import Any
 
 import numpy as np
 
 from svmx._cli._crossval import fold_predictions, make_folds, report_lines
-from svmx._cli._data import build_estimator, is_classifier, libsvm_class_order, read_data
+from svmx._cli._data import (
+    build_estimator,
+    is_classifier,
+    libsvm_class_order,
+    name_support_by_serial,
+    read_data,
+    read_training_gram,
+)
 from svmx._cli._options import CommandParser, add_model_options, class_weights
 from svmx._glibc_rand import GlibcRand
 from svmx.io import save_model
@@ -42,15 +50,13 @@ def _warn(message: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    precomputed = args.kernel_type == 4
-    X, y = read_data(args.training_set_file, precomputed=precomputed)
+    serials = None
+    if args.kernel_type == 4:  # the Gram matrix by the lines' serial numbers, as svm-train
+        X, y, serials = read_training_gram(args.training_set_file)
+    else:
+        X, y = read_data(args.training_set_file)
     if X.shape[0] == 0:
         raise ValueError(f"{args.training_set_file}: no data")
-    if precomputed and X.shape[1] != X.shape[0]:
-        raise ValueError(
-            f"{args.training_set_file}: with -t 4 each line needs one kernel value per training "
-            f"sample ({X.shape[0]}); the largest index is {X.shape[1]}"
-        )
     classifier = is_classifier(args.svm_type)
     classes = np.unique(y).tolist() if classifier else []
     # svm-train reads -wi for the classifiers only (silently ignored otherwise).
@@ -80,11 +86,17 @@ def run(args: argparse.Namespace) -> int:
                       "to do a probability estimation.")
         else:
             estimator.fit(X) if targets is None else estimator.fit(X, targets)
-        save_model(estimator, model_file)
+        _save(estimator, model_file, serials)
         return 0
     # svm-train's class order decides each pair's orientation (and so the solver's
     # path and output) and the model file's order (the first class wins a tied vote).
     order = libsvm_class_order(y)
     estimator._fit_in_class_order(X, y, order)
-    save_model(estimator, model_file, class_order=order)
+    _save(estimator, model_file, serials, class_order=order)
     return 0
+
+
+def _save(estimator: Any, model_file: str, serials: Any, class_order: Any = None) -> None:
+    if serials is not None:  # a precomputed kernel's support vectors go by serial number
+        name_support_by_serial(estimator, serials)
+    save_model(estimator, model_file, class_order=class_order)

@@ -8,8 +8,11 @@ from numpy.typing import ArrayLike, NDArray
 from svmx._engine.layout_cache import LayoutCache
 
 MAX_TRANSPOSED_ENTRIES: int
+COMPACT_MIN_FEATURES: int
+COMPACT_RATIO: int
 
 def serves(support_vectors: Any) -> bool: ...
+def compact_features(X: Any, support_vectors: Any) -> tuple[Any, Any] | None: ...
 def decision_values(
     X: Any,
     support_vectors: Any,

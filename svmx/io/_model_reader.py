@@ -8,7 +8,9 @@ the same vote tie-breaking, the same pairwise coupling of probabilities, and
 binary ``decision_function`` is positive for ``classes_[1]``, so for a file
 with ``label 1 -1`` it is LIBSVM's decision value negated.
 ``sort_classes=True`` re-expresses the model for sorted classes instead (see
-:func:`svmx.io._model_format.sort_classes`).
+:func:`svmx.io._model_format.sort_classes`). The file stores labels as C ints, so a
+classifier's ``classes_`` read back are int64 whatever the fitted model's were (bool,
+uint8, or floats with integral values): ``predict`` then returns those integers.
 """
 
 from __future__ import annotations

@@ -187,7 +187,7 @@ def _classifier_fold(model: Any, gram: np.ndarray, train: np.ndarray, y_train: A
     unit_bounds = model._compute_class_weight(classes, codes)[codes] * weights
     keep = weights > 0
     class_rows = [np.flatnonzero((codes == c) & keep) for c in range(classes.size)]
-    model._check_weighted_classes(class_rows, classes)
+    model._check_weighted_classes(class_rows, classes, unit_bounds)
     fold = _libsvm.ClassifierFold(gram, [train[rows] for rows in class_rows],
                                   [unit_bounds[rows] for rows in class_rows], seeded)
     return fold, classes

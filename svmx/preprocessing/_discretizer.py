@@ -201,6 +201,11 @@ class SupervisedDiscretizer(TransformerMixin, BaseEstimator):
     def _svmx_tags(self) -> dict[str, bool]:
         return {"requires_y": True}
 
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = False
+        return tags
+
     def _check_params(self) -> None:
         if self.criterion not in _CRITERIA:
             raise ValueError(f"criterion must be one of {_CRITERIA}, got {self.criterion!r}")

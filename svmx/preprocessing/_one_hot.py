@@ -20,7 +20,7 @@ import numpy.typing as npt
 import scipy.sparse as sp
 
 from svmx._estimator import BaseEstimator, TransformerMixin, one_to_one_feature_names
-from svmx._validation import check_feature_names, check_fitted, check_matrix
+from svmx._validation import check_feature_names, check_fitted, check_matrix, check_n_features
 
 __all__ = ["OneHotEncoder", "one_hot_encode"]
 
@@ -28,8 +28,13 @@ _HANDLE_UNKNOWN = ("error", "ignore")
 
 
 def _check_categorical(X: npt.ArrayLike, name: str = "X") -> np.ndarray:
-    # Categories may be of any type: the shape checks only, without a conversion.
-    return check_matrix(X, name, dtype=None)
+    # Categories may be of any type: the shape checks only, without a conversion. A float
+    # column may hold NaN (a level of its own) but not infinity, as in scikit-learn.
+    array = check_matrix(X, name, dtype=None)
+    if array.dtype.kind == "f" and np.isinf(array).any():
+        raise ValueError(f"Input {name} contains infinity or a value too large for "
+                         f"{array.dtype!r}.")
+    return array
 
 
 def _missing(values: np.ndarray) -> np.ndarray:
@@ -250,10 +255,7 @@ class OneHotEncoder(TransformerMixin, BaseEstimator):
         self._check_parameters()
         check_feature_names(self, X, reset=False)
         X = _check_categorical(X)
-        if X.shape[1] != self.n_features_in_:
-            raise ValueError(
-                f"X has {X.shape[1]} columns, but the encoder was fitted with {self.n_features_in_}"
-            )
+        check_n_features(X, self.n_features_in_, owner=type(self).__name__)
         rows, columns = self._positions(X)
         shape = (X.shape[0], self.n_features_out_)
         if self.sparse_output:
@@ -305,6 +307,14 @@ class OneHotEncoder(TransformerMixin, BaseEstimator):
         if len(dtypes) == 1 and not any(value is None for value in decoded.flat):
             return decoded.astype(dtypes.pop())
         return decoded
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = True  # a level of its own
+        tags.input_tags.sparse = False
+        tags.input_tags.categorical = True
+        tags.input_tags.string = True
+        return tags
 
     def get_feature_names_out(self, input_features: Sequence[str] | None = None) -> np.ndarray:
         """Name each output column ``column_level``, as scikit-learn does.

@@ -532,3 +532,9 @@ class StandardScaler(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
             if self.with_std:
                 X /= self.scale_.astype(X.dtype)
         return X
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = True  # NaN is left out of the statistics and kept
+        tags.input_tags.sparse = self.with_mean is False  # centring refuses sparse input
+        return tags

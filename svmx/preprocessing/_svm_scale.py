@@ -31,7 +31,7 @@ import numpy.typing as npt
 import scipy.sparse as sp
 
 from svmx._estimator import BaseEstimator, OneToOneFeatureMixin, TransformerMixin
-from svmx._validation import check_fitted, check_matrix, check_n_features
+from svmx._validation import check_feature_names, check_fitted, check_matrix, check_n_features
 
 __all__ = ["RangeFile", "SvmScaler", "feature_min_max", "read_range_file", "scale_linearly"]
 
@@ -291,8 +291,11 @@ class SvmScaler(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
                 raise TypeError(f"X must hold real numbers, got dtype {X.dtype}")  # type: ignore[union-attr]
             matrix = sp.csr_matrix(X, dtype=np.float64, copy=True)
             matrix.sum_duplicates()
-            if 0 in matrix.shape:
-                raise ValueError(f"X must not be empty, got shape {matrix.shape}")
+            for axis, noun in ((0, "sample"), (1, "feature")):
+                if matrix.shape[axis] == 0:
+                    raise ValueError(f"X must not be empty: found array with 0 {noun}(s) "
+                                     f"(shape={matrix.shape}) while a minimum of 1 is "
+                                     "required.")
             values = matrix.data
         else:
             matrix = values = check_matrix(X)
@@ -340,12 +343,15 @@ class SvmScaler(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
                 self.__dict__.pop(name, None)
         self.data_min_, self.data_max_ = feature_min_max(matrix)
         self.n_features_in_ = matrix.shape[1]
+        check_feature_names(self, X, reset=True)
         return self
 
-    def _checked_input(self, X: object) -> np.ndarray | sp.csr_matrix:
+    def _checked_input(self, X: object, names: bool = True) -> np.ndarray | sp.csr_matrix:
         check_fitted(self, "data_min_")
         matrix = self._check_X(X)
         check_n_features(matrix, self.n_features_in_, owner=type(self).__name__)
+        if names:  # transform's input, not inverse_transform's (scikit-learn's scalers)
+            check_feature_names(self, X, reset=False)
         return matrix
 
     def transform(self, X: npt.ArrayLike | sp.spmatrix) -> np.ndarray | sp.csr_matrix:
@@ -388,7 +394,7 @@ class SvmScaler(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
         -------
         ndarray or CSR matrix of shape (n_samples, n_features), float64
         """
-        matrix = self._checked_input(X)
+        matrix = self._checked_input(X, names=False)
         lower, upper = self._bounds()
         low, high = self.data_min_, self.data_max_
         kept = low != high

@@ -116,6 +116,19 @@ def test_rows_without_room_for_the_block_are_a_programming_error(make):
         tiled.block_kernel_rows([0, 1, 2], KERNEL_TYPES["rbf"])
 
 
+@pytest.mark.parametrize("make", [
+    lambda X: DenseRows32(np.ascontiguousarray(X, dtype=np.float32)),
+    lambda X: _unreserved_csr(X, 0),
+], ids=["dense32", "csr"])
+def test_python_block_rows_reserve_their_own_room(make):
+    # From Python, rows that can reserve room for the block do (docs/cython_api.md): the
+    # values of a kernel matrix, without a reserve_block call first.
+    X = _data(20, 3, density=0.7)
+    actual = make(X).block_kernel_rows([0, 4], KERNEL_TYPES["rbf"], **PARAMS)
+    expected = kernel_matrix(X, X[[0, 4]], KernelSpec.named("rbf", **PARAMS))
+    assert_allclose(actual, expected, rtol=1e-6, atol=1e-6)
+
+
 def test_rows_outside_the_storage_are_refused():
     rows = _dense32(_data(10, 3, density=1.0), 2)
     with pytest.raises(ValueError, match="which must hold row numbers"):

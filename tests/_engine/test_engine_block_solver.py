@@ -304,6 +304,20 @@ def test_auto_takes_smo_where_the_cache_holds_a_small_block(monkeypatch):
     assert chosen == ["smo", "block"]
 
 
+@pytest.mark.parametrize(("formulation", "least"), [("c_svc", 5_000), ("one_class", 5_000),
+                                                     ("epsilon_svr", 3_300)])
+def test_auto_takes_the_block_solver_from_the_documented_sizes(formulation, least):
+    # README and docs/differences.md: 'auto' takes the block solver from 5,000 samples,
+    # from 3,300 for epsilon-SVR (two dual variables per sample); SMO below.
+    from svmx._specs import SolveSpec
+
+    spec = SolveSpec(solver="auto", tol=1e-3, cache_bytes=200 * 2**20, shrinking=True,
+                     max_iter=-1, threads=1)
+    assert spec.engine_solver(formulation, 2, least - 1) == "smo"
+    assert spec.engine_solver(formulation, 2, least) == "block"
+    assert spec.engine_solver("nu_svc", 2, 10 * least) == "smo"  # no block nu solver
+
+
 @pytest.mark.parametrize("cache_mb", [0.1, 0.6, 0.65, 200.0])  # 16 rows: 0.635 MB
 def test_auto_measures_the_block_the_solver_will_use(cache_mb):
     # 'auto' decides on the block size the block solver itself takes: one formula.

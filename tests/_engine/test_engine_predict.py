@@ -426,3 +426,31 @@ def test_rows_that_are_not_a_matrix_are_refused(shape):
     with pytest.raises(ValueError, match=r"X must be 2-d \(n_samples, n_features\)"):
         predict.decision_values(np.zeros(shape), vectors, np.array([[1.0, -1.0]]), [1, 1],
                                 kernel_type=0, degree=3, gamma=1.0, coef0=0.0)
+
+
+@pytest.mark.parametrize("layout", ["auto", "transposed", "columns"])
+def test_sparse_rows_far_wider_than_their_entries_predict_over_the_used_features(layout):
+    # A test row with one feature index far beyond the model's (hashed features) made the
+    # support vectors' column layout one entry per feature: 1.6 GB and 16 s at 10^8 (found
+    # by svmx predict on such a file). The values are those over the features stored.
+    rng = np.random.default_rng(0)
+    width = predict.COMPACT_MIN_FEATURES * 4
+    columns = rng.choice(width, size=30, replace=False)
+    narrow_X, narrow_vectors = rng.normal(size=(12, 30)), rng.normal(size=(6, 30))
+    narrow_X[narrow_X < 0] = 0.0
+    narrow_vectors[narrow_vectors < 0.3] = 0.0
+
+    def widened(matrix):
+        rows, at = np.nonzero(matrix)
+        return sp.csr_matrix((matrix[rows, at], (rows, columns[at])), shape=(len(matrix), width))
+
+    coef, n_support = rng.normal(size=(1, 6)), [3, 3]
+    params = dict(kernel_type=2, degree=3, gamma=0.3, coef0=0.0, layout=layout)
+    wide = predict.decision_values(widened(narrow_X), widened(narrow_vectors), coef, n_support,
+                                   **params)
+    narrow = predict.decision_values(sp.csr_matrix(narrow_X[:, np.argsort(columns)]),
+                                     sp.csr_matrix(narrow_vectors[:, np.argsort(columns)]),
+                                     coef, n_support, **params)
+    assert_array_equal(wide, narrow)
+    assert predict.compact_features(widened(narrow_X), widened(narrow_vectors)) is not None
+    assert predict.compact_features(narrow_X, widened(narrow_vectors)) is None

@@ -5,6 +5,7 @@ import re
 import numpy as np
 import pytest
 
+from svmx import SVC
 from svmx.cli import main
 from svmx.datasets import dump_svmlight_file, load_svmlight_file
 from svmx.io import load_model
@@ -182,6 +183,70 @@ def test_precomputed_kernel(workdir, capsys):
     out = capsys.readouterr().out.splitlines()
     assert out[0] == out[1]  # the same accuracy as the linear kernel
     assert (workdir / "k.out").read_text() == (workdir / "l.out").read_text()
+
+
+def test_a_class_weight_given_twice_multiplies_as_in_svm_train(workdir):
+    X, y = _blobs(n=60, seed=4)
+    data = _write_data(workdir / "d.txt", X, y)
+    assert main(["train", "-q", "-w1", "3", "-w1", "0.5", data, "twice.model"]) == 0
+    y_list, x_list = svmutil.svm_read_problem(data)
+    svmutil.svm_save_model(str(workdir / "libsvm.model"),
+                           svmutil.svm_train(y_list, x_list, "-q -w1 3 -w1 0.5"))
+    assert (workdir / "twice.model").read_text() == (workdir / "libsvm.model").read_text()
+    assert main(["train", "-q", "-w1", "0.5", data, "once.model"]) == 0
+    assert (workdir / "once.model").read_text() != (workdir / "twice.model").read_text()
+
+
+def _kernel_lines(gram, y, serials, columns):
+    """Lines ``label 0:serial 1:K ...`` of a precomputed-kernel file: each row's values at
+    every column of ``columns`` (1-based sample serials)."""
+    return [f"{y[i]:g} 0:{s} " + " ".join(f"{c}:{float(gram[s - 1, c - 1])!r}" for c in columns)
+            for i, s in zip(range(len(serials)), serials, strict=True)]
+
+
+@pytest.mark.parametrize("rows", ["shuffled", "every_other"])
+def test_precomputed_rows_go_by_their_serial_numbers(workdir, capsys, rows):
+    # svm-train reads K(x_i, x_j) at column serial(j), so the lines may come in any order
+    # and cover a subset of the columns' samples; the model names its support vectors by
+    # serial. svmx trained on the matrix as if line j were sample j (silently wrong on
+    # shuffled lines) and refused a subset.
+    X, y = _blobs(n=40, seed=3)
+    gram = X @ X.T
+    serials = (np.random.default_rng(0).permutation(40) + 1 if rows == "shuffled"
+               else np.arange(2, 41, 2))
+    labels = y[serials - 1]
+    (workdir / "k.txt").write_text("\n".join(
+        _kernel_lines(gram, labels, serials, range(1, 41))) + "\n")
+    (workdir / "all.txt").write_text("\n".join(
+        _kernel_lines(gram, y, np.arange(1, 41), range(1, 41))) + "\n")
+    assert main(["train", "-t", "4", "-c", "2", "-q", "k.txt", "k.model"]) == 0
+    y_list, x_list = svmutil.svm_read_problem(str(workdir / "k.txt"))
+    svmutil.svm_save_model(str(workdir / "libsvm.model"),
+                           svmutil.svm_train(y_list, x_list, "-t 4 -c 2 -q"))
+    assert (workdir / "k.model").read_text() == (workdir / "libsvm.model").read_text()
+    assert main(["predict", "all.txt", "k.model", "k.out"]) == 0
+    fitted_rows = SVC(kernel="linear", C=2).fit(X[serials - 1], labels)
+    assert np.array_equal(np.loadtxt(workdir / "k.out"), fitted_rows.predict(X))
+    capsys.readouterr()
+    assert main(["train", "-t", "4", "-c", "2", "-v", "4", "-q", "k.txt"]) == 0
+    assert capsys.readouterr().out.startswith("Cross Validation Accuracy = ")
+
+
+@pytest.mark.parametrize(("serial", "message"), [
+    ("41", r"k\.txt, line 3: the serial number 0:41 must be an integer from 1 to the largest "
+           r"kernel index \(40\)"),
+    ("0", r"k\.txt, line 3: the serial number 0:0"),
+    ("2.5", r"k\.txt, line 3: the serial number 0:2\.5"),
+    (None, r"k\.txt, line 3: with a precomputed kernel \(-t 4\) every line needs 0:serial"),
+])
+def test_precomputed_serial_numbers_are_checked_by_line(workdir, capsys, serial, message):
+    X, y = _blobs(n=40, seed=3)
+    lines = _kernel_lines(X @ X.T, y, np.arange(1, 41), range(1, 41))
+    label, _, rest = lines[1].split(" ", 2)
+    lines[1] = f"{label} {rest}" if serial is None else f"{label} 0:{serial} {rest}"
+    (workdir / "k.txt").write_text("# a comment line\n" + "\n".join(lines) + "\n")
+    assert main(["train", "-t", "4", "-q", "k.txt", "k.model"]) != 0
+    assert re.search(message, capsys.readouterr().err)
 
 
 def test_blank_lines_and_query_ids_train_as_without_them(workdir):

@@ -221,3 +221,15 @@ def test_sparse_support_vectors_of_an_irregular_file(tmp_path):
     assert sparse.nnz == 3 and sparse.has_sorted_indices
     sparse.sort_indices()
     np.testing.assert_array_equal(sparse.indices, [0, 2, 1])
+
+
+def test_labels_read_back_as_integers(tmp_path):
+    # The file stores C ints: bool or float labels come back as int64 classes (documented
+    # in svmx.io._model_reader), which predict returns.
+    X = np.array([[0.0, 0.0], [0.1, 0.2], [1.0, 1.0], [0.9, 1.1]])
+    for labels in (np.array([False, False, True, True]), np.array([0.0, 0.0, 1.0, 1.0])):
+        path = tmp_path / "model"
+        save_model(svmx.SVC(kernel="linear").fit(X, labels), path)
+        loaded = load_model(path)
+        assert loaded.classes_.dtype == np.int64 and loaded.classes_.tolist() == [0, 1]
+        assert loaded.predict(X).tolist() == [0, 0, 1, 1]

@@ -111,7 +111,8 @@ def test_params_protocol():
         (lambda: OneHotEncoder(sparse_output="yes").fit([[1]]), TypeError, "sparse_output"),
         (lambda: OneHotEncoder().fit([1, 2]), ValueError, "X must be 2-D"),
         (lambda: OneHotEncoder().fit(np.empty((0, 2))), ValueError, "X must not be empty"),
-        (lambda: OneHotEncoder().fit([[1]]).transform([[1, 2]]), ValueError, "X has 2 columns"),
+        (lambda: OneHotEncoder().fit([[1]]).transform([[1, 2]]), ValueError,
+         "X has 2 features, but OneHotEncoder is expecting 1"),
         (lambda: OneHotEncoder().transform([[1]]), NotFittedError, "fit"),
         (lambda: OneHotEncoder(categories=[[1]]).fit([[1, 2]]), ValueError, "categories"),
         (lambda: OneHotEncoder(categories=[[1, 1]]).fit([[1]]), ValueError, "categories"),
@@ -188,3 +189,12 @@ def test_a_float32_nan_in_an_object_column_is_the_nan_level():
     X = np.array([["a"], [np.float32("nan")], ["b"], [np.nan]], dtype=object)
     ours = _same_as_sklearns(X)
     assert ours.get_feature_names_out().tolist() == ["x0_a", "x0_b", "x0_nan"]
+
+
+@pytest.mark.parametrize(("X", "match"), [
+    (np.array([[1.0], [np.inf]]), "Input X contains infinity"),
+    (np.array([[1 + 2j], [3]]), "Complex data not supported"),
+])
+def test_infinity_and_complex_values_are_refused_as_in_scikit_learn(X, match):
+    with pytest.raises(ValueError, match=match):
+        OneHotEncoder().fit(X)

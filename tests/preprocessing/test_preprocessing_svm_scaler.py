@@ -196,6 +196,8 @@ def test_nan_is_ignored_in_fit_and_kept():
          "X has 2 features, but SvmScaler is expecting 1 features"),
         (lambda: SvmScaler().transform([[1.0]]), NotFittedError, "fit"),
         (lambda: SvmScaler().fit(sp.csr_matrix((0, 3))), ValueError, "empty"),
+        # A cast to float would drop the imaginary parts (scikit-learn refuses it too).
+        (lambda: SvmScaler().fit(np.array([[1 + 5j, 2.0]])), ValueError, "Complex data"),
     ],
 )
 def test_bad_arguments_are_named(call, error, match):
@@ -218,3 +220,16 @@ def test_bad_range_files(tmp_path):
         SvmScaler.load_range(path, n_features=2)
     with pytest.raises(TypeError, match="n_features must be an integer"):
         SvmScaler.load_range(path, n_features=4.0)
+
+
+def test_data_frame_feature_names_as_scikit_learns_scalers():
+    pd = pytest.importorskip("pandas")
+    frame = pd.DataFrame([[0.0, 10.0], [1.0, 30.0], [0.5, 20.0]], columns=["a", "b"])
+    scaler = SvmScaler().fit(frame)
+    assert scaler.feature_names_in_.tolist() == ["a", "b"]
+    assert scaler.get_feature_names_out().tolist() == ["a", "b"]
+    with pytest.raises(ValueError, match="feature names should match"):
+        scaler.transform(frame.rename(columns={"a": "z"}))
+    with pytest.warns(UserWarning, match="does not have valid feature names"):
+        scaler.transform(frame.to_numpy())
+    assert scaler.inverse_transform(scaler.transform(frame)).tolist() == frame.to_numpy().tolist()
