@@ -102,14 +102,15 @@ def read_training_gram(path: str) -> tuple[sp.csr_matrix, np.ndarray, np.ndarray
     ([[4.0, 0.5], [0.5, 1.0]], [2, 1])
     """
     X, y, values = _read_precomputed(path)
-    serials = values.astype(np.int64)
-    wrong = (serials != values) | (serials < 1) | (serials > X.shape[1])
+    # Checked as floats before the cast: 1e30 does not fit an int64.
+    wrong = (values != np.floor(values)) | (values < 1) | (values > X.shape[1])
     if np.any(wrong):
         row = int(np.argmax(wrong))
         raise ValueError(
             f"{path}, line {_line_of_row(path, row)}: the serial number 0:{values[row]:g} must "
             f"be an integer from 1 to the largest kernel index ({X.shape[1]})"
         )
+    serials = values.astype(np.int64)
     return X[:, serials - 1].tocsr(), y, serials
 
 

@@ -237,6 +237,7 @@ def test_precomputed_rows_go_by_their_serial_numbers(workdir, capsys, rows):
            r"kernel index \(40\)"),
     ("0", r"k\.txt, line 3: the serial number 0:0"),
     ("2.5", r"k\.txt, line 3: the serial number 0:2\.5"),
+    ("1e30", r"k\.txt, line 3: the serial number 0:1e\+30"),  # no cast warning first
     (None, r"k\.txt, line 3: with a precomputed kernel \(-t 4\) every line needs 0:serial"),
 ])
 def test_precomputed_serial_numbers_are_checked_by_line(workdir, capsys, serial, message):
