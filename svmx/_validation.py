@@ -119,11 +119,24 @@ def check_matrix(X: Any, name: str = "X", dtype: Any = np.float64) -> np.ndarray
             "Reshape your data either using X.reshape(-1, 1) if it has a single feature or "
             "X.reshape(1, -1) if it contains a single sample."
         )
-    for axis, noun in ((0, "sample"), (1, "feature")):  # scikit-learn's words after ours
-        if array.shape[axis] == 0:
-            raise ValueError(f"{name} must not be empty: found array with 0 {noun}(s) "
-                             f"(shape={array.shape}) while a minimum of 1 is required.")
+    check_not_empty(array.shape, name)
     return array
+
+
+def check_not_empty(shape: tuple, name: str = "X") -> None:
+    """Refuse a matrix of no rows or no columns, in svmx's words then scikit-learn's.
+
+    Examples
+    --------
+    >>> check_not_empty((3, 0))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: X must not be empty: found array with 0 feature(s) (shape=(3, 0)) while ...
+    """
+    for axis, noun in ((0, "sample"), (1, "feature")):
+        if shape[axis] == 0:
+            raise ValueError(f"{name} must not be empty: found array with 0 {noun}(s) "
+                             f"(shape={shape}) while a minimum of 1 is required.")
 
 
 def check_n_features(X: Any, expected: int, *, name: str = "X", owner: str = "the model") -> None:

@@ -71,8 +71,9 @@ def _read_precomputed(path: str) -> tuple[sp.csr_matrix, np.ndarray, np.ndarray]
     """The kernel columns (``K(x, x_i)`` in column ``i - 1``), the labels and the ``0:``
     values of a precomputed-kernel file."""
     X, y = load_svmlight_file(path, zero_based=True, finite=True)
-    first = X[:, :1].toarray().ravel() if X.shape[1] else np.zeros(X.shape[0])
-    has_serial = np.diff(X[:, :1].tocsr().indptr) > 0 if X.shape[1] else first != 0
+    serial_column = X[:, :1].tocsr() if X.shape[1] else sp.csr_matrix((X.shape[0], 1))
+    first = serial_column.toarray().ravel()
+    has_serial = np.diff(serial_column.indptr) > 0
     if not np.all(has_serial):
         raise ValueError(
             f"{path}, line {_line_of_row(path, int(np.argmin(has_serial)))}: with a precomputed "
@@ -118,8 +119,8 @@ def name_support_by_serial(estimator: Any, serials: np.ndarray) -> None:
     """Give a model trained on `read_training_gram`'s matrix the support vectors' serial
     numbers (``support_`` = serial - 1), which its model file writes as ``0:serial``,
     as svm-train's does."""
-    estimator.support_ = (serials[np.asarray(estimator.support_)] - 1).astype(
-        np.asarray(estimator.support_).dtype)
+    support = np.asarray(estimator.support_)
+    estimator.support_ = (serials[support] - 1).astype(support.dtype)
 
 
 def _line_of_row(path: str, row: int) -> int:

@@ -31,7 +31,13 @@ import numpy.typing as npt
 import scipy.sparse as sp
 
 from svmx._estimator import BaseEstimator, OneToOneFeatureMixin, TransformerMixin
-from svmx._validation import check_feature_names, check_fitted, check_matrix, check_n_features
+from svmx._validation import (
+    check_feature_names,
+    check_fitted,
+    check_matrix,
+    check_n_features,
+    check_not_empty,
+)
 
 __all__ = ["RangeFile", "SvmScaler", "feature_min_max", "read_range_file", "scale_linearly"]
 
@@ -291,11 +297,7 @@ class SvmScaler(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
                 raise TypeError(f"X must hold real numbers, got dtype {X.dtype}")  # type: ignore[union-attr]
             matrix = sp.csr_matrix(X, dtype=np.float64, copy=True)
             matrix.sum_duplicates()
-            for axis, noun in ((0, "sample"), (1, "feature")):
-                if matrix.shape[axis] == 0:
-                    raise ValueError(f"X must not be empty: found array with 0 {noun}(s) "
-                                     f"(shape={matrix.shape}) while a minimum of 1 is "
-                                     "required.")
+            check_not_empty(matrix.shape)
             values = matrix.data
         else:
             matrix = values = check_matrix(X)
