@@ -229,12 +229,7 @@ using X.reshape(-1, 1) if it has a single feature or X.reshape(1, -1) if it is a
         raise ValueError(
             f"Expected a 2-D array for {name}, got a {array.ndim}-D array instead.{hint}"
         )
-    for axis, noun in ((0, "sample"), (1, "feature")):
-        if array.shape[axis] == 0:
-            raise ValueError(
-                f"Found array with 0 {noun}(s) (shape={array.shape}) while a minimum of 1 "
-                f"is required: {name} is empty."
-            )
+    check_not_empty(array.shape, name)
     # float32 is used as it is; everything else becomes float64.
     array = np.ascontiguousarray(array, dtype=np.float32 if array.dtype == np.float32
                                  else np.float64)
@@ -266,12 +261,7 @@ def _validate_sparse(X: Any, *, name: str, n_features: int | None, owner: str) -
     if not matrix.has_canonical_format:
         matrix = matrix.copy()
         matrix.sum_duplicates()
-    for axis, noun in ((0, "sample"), (1, "feature")):
-        if matrix.shape[axis] == 0:
-            raise ValueError(
-                f"Found array with 0 {noun}(s) (shape={matrix.shape}) while a minimum of 1 "
-                f"is required: {name} is empty."
-            )
+    check_not_empty(matrix.shape, name)
     if not np.isfinite(matrix.data).all():
         kind = "NaN" if np.isnan(matrix.data).any() else "infinity"
         raise ValueError(f"Input {name} contains {kind}; svmx needs finite values.")

@@ -22,6 +22,7 @@ from svmx._validation import (
     check_feature_names,
     check_fitted,
     check_n_features,
+    check_not_empty,
     validate_sample_weight,
 )
 
@@ -93,10 +94,7 @@ def _check_input(estimator: BaseEstimator, X: Any, *, copy: bool, accept_sparse:
         values = matrix.data
     else:
         matrix = values = _check_dense(X, copy)
-    for axis, noun in ((0, "sample"), (1, "feature")):
-        if matrix.shape[axis] == 0:
-            raise ValueError(f"Found array with 0 {noun}(s) (shape={matrix.shape}) while a "
-                             "minimum of 1 is required: X is empty.")
+    check_not_empty(matrix.shape)
     if np.isinf(values).any():
         raise ValueError(f"Input X contains infinity or a value too large for "
                          f"{values.dtype!r}; {owner} allows NaN but not infinity.")
