@@ -42,6 +42,19 @@ def _refuse_nonfinite(parsed: list[dict]) -> None:
                              "(infinite or NaN)")
 
 
+def _values_as(p: dict, dtype: np.dtype, finite: bool) -> np.ndarray:
+    """The parsed values in `dtype`; with `finite`, refuse one that float32 cannot hold (it
+    would become infinite), naming the file and the sample."""
+    with np.errstate(over="ignore"):  # beyond float32's range: infinite, as numbers are
+        values = p["data"].astype(dtype, copy=False)
+    if finite and values.dtype != p["data"].dtype and not np.isfinite(values).all():
+        at = int(np.flatnonzero(~np.isfinite(values))[0])
+        sample = int(np.searchsorted(p["indptr"], at, side="right"))
+        raise ValueError(f"{p['name']}, sample {sample}: {float(p['data'][at])!r} is beyond "
+                         "float32's range (it would be infinite; finite=True)")
+    return values
+
+
 def _check_options(n_features: int | None, dtype: Any, zero_based: Any) -> np.dtype:
     if zero_based not in _ZERO_BASED_OPTIONS or not isinstance(zero_based, bool | str):
         raise ValueError(f"zero_based must be True, False or 'auto'; got {zero_based!r}")
@@ -127,7 +140,7 @@ def load_svmlight_files(
     for p in parsed:
         indices = p["indices"] - shift if shift else p["indices"]
         X = sp.csr_matrix(
-            (p["data"].astype(dtype, copy=False), indices.astype(index_type),
+            (_values_as(p, dtype, finite), indices.astype(index_type),
              p["indptr"].astype(index_type)),
             shape=(p["labels"].size, n_features),
         )

@@ -45,7 +45,9 @@ def _rows(X: sp.csr_matrix, y: np.ndarray, shift: int) -> Iterator[str]:
 
 def _as_csr(X: Any) -> sp.csr_matrix:
     if sp.issparse(X):
-        X = sp.csr_matrix(X, dtype=np.float64)
+        # A copy: scipy shares the caller's index arrays even where it converts the values,
+        # and sum_duplicates sorts them in place.
+        X = sp.csr_matrix(X, dtype=np.float64, copy=True)
         X.sum_duplicates()  # also sorts the indices of each row
         return X
     X = np.asarray(X, dtype=np.float64)
@@ -75,7 +77,7 @@ def dump_svmlight_file(
     zero_based : bool, default=False
         Write column indices from 0 instead of LIBSVM's 1.
     comment : str, optional
-        Written first, each of its lines prefixed by ``#`` and a space.
+        Written first (UTF-8), each of its lines prefixed by ``#`` and a space.
 
     Examples
     --------
@@ -86,8 +88,13 @@ def dump_svmlight_file(
     1 2:2.5
     -1 1:1
     """
+    if not isinstance(zero_based, bool | np.bool_):
+        raise TypeError(f"zero_based must be True or False; got {zero_based!r}")
     X = _as_csr(X)
     y = np.asarray(y)
+    if y.ndim > 1 and y.size != y.shape[0]:
+        raise ValueError(f"y must be 1-D (one label per row); got shape {y.shape} (svmx "
+                         "writes no multilabel files)")
     if y.dtype.kind not in "biuf":
         raise ValueError(f"y must be numeric to be written as LIBSVM labels; got dtype {y.dtype}")
     y = y.astype(np.float64).ravel()
@@ -100,7 +107,7 @@ def dump_svmlight_file(
         header = "".join(f"# {line}\n" for line in comment.splitlines())
     text = header + "".join(_rows(X, y, 0 if zero_based else 1))
     if isinstance(f, str | os.PathLike):
-        with open(f, "w", encoding="ascii", newline="\n") as handle:
+        with open(f, "w", encoding="utf-8", newline="\n") as handle:
             handle.write(text)
     elif isinstance(f, io.TextIOBase):
         f.write(text)

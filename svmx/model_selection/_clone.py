@@ -20,6 +20,22 @@ def _clone_value(value: Any) -> Any:
     return copy.deepcopy(value)
 
 
+def clone_params(params: dict[str, Any]) -> dict[str, Any]:
+    """Copies of parameter values to set on a fresh estimator: estimators (also inside lists
+    and tuples) cloned, everything else deep copied, as scikit-learn's searches do, so a
+    fit never changes the caller's objects and parallel fits share none.
+
+    Examples
+    --------
+    >>> from svmx import SVC
+    >>> given = SVC(C=2.0)
+    >>> copied = clone_params({"step": given, "C": 1.0})
+    >>> copied["step"] is given, copied["step"].C
+    (False, 2.0)
+    """
+    return {name: _clone_value(value) for name, value in params.items()}
+
+
 def clone(estimator: Any) -> Any:
     """Return an unfitted copy of ``estimator`` with the same parameters.
 

@@ -17,7 +17,7 @@ from svmx._estimator import BaseEstimator, available_if
 from svmx._progress import ProgressBar
 from svmx._validation import check_fitted
 
-from ._clone import clone, is_classifier
+from ._clone import clone, clone_params, is_classifier
 from ._kernel_groups import fit_kernel_group, plan_kernel_groups
 from ._parallel import parallel_map
 from ._results import tabulate
@@ -158,8 +158,9 @@ def _best_index(refit: Any, metric: str, results: dict[str, Any]) -> int:
     return int(results[f"rank_test_{metric}"].argmin())
 
 
-def _delegates(name: str) -> Callable[[GridSearch], bool]:
-    """The availability check of a method that ``best_estimator_`` answers."""
+def _delegates(name: str, attribute: str | None = None) -> Callable[[GridSearch], bool]:
+    """The availability check of a method `name` that ``best_estimator_`` answers, with
+    ``best_estimator_``'s `attribute` (by default `name`)."""
 
     def check(self: GridSearch) -> bool:
         if not self.refit:
@@ -169,7 +170,7 @@ def _delegates(name: str) -> Callable[[GridSearch], bool]:
                 "refit an estimator manually using the `best_params_` attribute"
             )
         model = getattr(self, "best_estimator_", self.estimator)
-        getattr(model, name)  # raises AttributeError when the estimator lacks it
+        getattr(model, attribute or name)  # raises AttributeError when the estimator lacks it
         return True
 
     return check
@@ -395,7 +396,7 @@ class GridSearch(BaseEstimator):
         return outcomes
 
     def _refit(self, X: Any, y: Any, params: dict[str, Any]) -> None:
-        model = clone(self.estimator).set_params(**self.best_params_)
+        model = clone(self.estimator).set_params(**clone_params(self.best_params_))
         start = time.perf_counter()
         self.best_estimator_ = model.fit(X, **params) if y is None else model.fit(X, y, **params)
         self.refit_time_ = time.perf_counter() - start
@@ -527,7 +528,7 @@ class GridSearch(BaseEstimator):
         -------
         float
         """
-        _delegates("score" if self.scoring is None else "fit")(self)
+        _delegates("score", "score" if self.scoring is None else "fit")(self)
         model = self._fitted_model()
         X, y = check_data(X, y)
         scorer = self.scorer_

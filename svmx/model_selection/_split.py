@@ -285,14 +285,39 @@ def fold_indices(splits: Iterable[Split], n_samples: int) -> list[Split]:
     return folds
 
 
+def _are_class_labels(y: Any) -> bool:
+    """Whether `y` is one label per sample that stratification can take (scikit-learn's
+    'binary' or 'multiclass'): not a multilabel or multi-output matrix, not continuous.
+
+    Examples
+    --------
+    >>> _are_class_labels([0, 1, 1]), _are_class_labels([[0, 1], [1, 0]])
+    (True, False)
+    >>> _are_class_labels([0.5, 1.0]), _are_class_labels(["a", "b"])
+    (False, True)
+    """
+    if hasattr(y, "toarray"):  # a sparse label matrix: multilabel
+        return False
+    labels = np.asarray(y)
+    if labels.ndim == 2 and labels.shape[1] == 1:
+        labels = labels.ravel()
+    if labels.ndim != 1:
+        return False
+    if labels.dtype.kind == "f":
+        finite = labels[np.isfinite(labels)]
+        return bool(np.all(finite == np.round(finite)))
+    return labels.dtype.kind != "c"
+
+
 def check_cv(cv: Any = 5, y: Any = None, *, classifier: bool = False) -> Any:
     """Turn a ``cv`` argument into an object with ``split``.
 
     Parameters
     ----------
     cv : None, int, splitter or iterable of (train, test), default=5
-        None means 5; an int gives :class:`StratifiedKFold` for a classifier with labels,
-        :class:`KFold` otherwise (neither shuffled); an object with
+        None means 5; an int gives :class:`StratifiedKFold` for a classifier with one
+        class label per sample, :class:`KFold` otherwise (multilabel or continuous y, a
+        regressor; neither shuffled); an object with
         ``split`` is used as is; an iterable is taken as the folds.
     y : array-like, optional
         Targets, needed for stratification.
@@ -313,7 +338,7 @@ def check_cv(cv: Any = 5, y: Any = None, *, classifier: bool = False) -> Any:
     if isinstance(cv, bool | str | bytes):
         raise TypeError("cv must be an int, a splitter or an iterable of (train, test) pairs")
     if isinstance(cv, int | np.integer):
-        if classifier and y is not None:
+        if classifier and y is not None and _are_class_labels(y):
             return StratifiedKFold(int(cv))
         return KFold(int(cv))
     if hasattr(cv, "split"):

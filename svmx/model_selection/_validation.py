@@ -14,7 +14,7 @@ import scipy.sparse as sp
 
 from svmx.exceptions import FitFailedWarning
 
-from ._clone import clone, is_classifier
+from ._clone import clone, clone_params, is_classifier
 from ._parallel import check_n_jobs
 from ._scoring import Scorer, accepts_sample_weight, check_scoring
 from ._split import Split, check_cv, fold_indices, n_rows
@@ -99,7 +99,11 @@ def prepare_folds(
     scorer = check_scoring(scoring, estimator)
     n_jobs = check_n_jobs(n_jobs)
     splitter = check_cv(cv, y, classifier=is_classifier(estimator))
-    return X, y, scorer, n_jobs, fold_indices(splitter.split(X, y, groups), n_rows(X))
+    splits = fold_indices(splitter.split(X, y, groups), n_rows(X))
+    if not splits:
+        raise ValueError("No fits were performed: cv gave no (train, test) splits. Was the CV "
+                         "iterator empty?")
+    return X, y, scorer, n_jobs, splits
 
 
 def check_error_score(error_score: Any) -> Any:
@@ -128,11 +132,22 @@ def fold_params(params: dict[str, Any] | None, n_samples: int, rows: np.ndarray)
 
 
 def _score(scorer: Scorer | dict[str, Scorer], model: Any, X: Any, y: Any,
-           score_params: dict[str, Any]) -> Any:
+           score_params: dict[str, Any], error_score: Any = "raise") -> Any:
+    """The model's score(s) on X, y; a metric that raises scores `error_score` (with a
+    UserWarning, as in scikit-learn) unless that is ``'raise'``."""
     def one(function: Scorer) -> float:
-        if score_params and accepts_sample_weight(function, model):
-            return float(function(model, X, y, **score_params))
-        return float(function(model, X, y))
+        try:
+            if score_params and accepts_sample_weight(function, model):
+                return float(function(model, X, y, **score_params))
+            return float(function(model, X, y))
+        except Exception:
+            if isinstance(error_score, str):  # 'raise'
+                raise
+            warnings.warn(
+                "Scoring failed. The score on this train-test partition for these parameters "
+                f"will be set to {error_score}. Details: \n{traceback.format_exc()}",
+                UserWarning, stacklevel=2)
+            return error_score
 
     if isinstance(scorer, dict):
         return {name: one(function) for name, function in scorer.items()}
@@ -167,7 +182,7 @@ def fit_and_score(
     """
     model = clone(estimator)
     if params:
-        model.set_params(**params)
+        model.set_params(**clone_params(params))
     fit_params = fold_params(options.fit_params, n_rows(X), train)
     columns = train if is_pairwise(model) else None
     X_train, y_train = take_fold(X, train, columns), take_rows(y, train)
@@ -211,11 +226,13 @@ def score_fit(model: Any, fit: Any, train: tuple, test: tuple, n_samples: int,
         result["fit_time"] = time.perf_counter() - start
         start = time.perf_counter()
         test_params = fold_params(options.score_params, n_samples, test_rows)
-        result["test_scores"] = _score(scorer, model, X_test, y_test, test_params)
+        result["test_scores"] = _score(scorer, model, X_test, y_test, test_params,
+                                       options.error_score)
         result["score_time"] = time.perf_counter() - start
         if options.return_train_score:
             train_params = fold_params(options.score_params, n_samples, train_rows)
-            result["train_scores"] = _score(scorer, model, X_train, y_train, train_params)
+            result["train_scores"] = _score(scorer, model, X_train, y_train, train_params,
+                                            options.error_score)
     if options.return_estimator:
         result["estimator"] = model
     return result

@@ -172,3 +172,12 @@ def test_finite_refuses_infinite_and_nan_numbers_by_line():
     with pytest.raises(ValueError, match=r"line 1: '1:1e400'"):
         load_svmlight_file(b"1 1:1e400\n", finite=True)
     assert load_svmlight_file(b"1 1:1e300\n", finite=True)[0].data[0] == 1e300
+
+
+def test_finite_refuses_a_value_beyond_float32_when_reading_float32():
+    text = b"1 1:1\n-1 2:1e39\n"
+    with pytest.raises(ValueError, match=r"<bytes>, sample 2: 1e\+39 is beyond float32's range"):
+        load_svmlight_file(text, dtype=np.float32, finite=True)
+    # Without finite=True the value is infinite, as a float32 cast makes it (no warning).
+    assert np.isinf(load_svmlight_file(text, dtype=np.float32)[0].toarray()[1, 1])
+    assert load_svmlight_file(text, finite=True)[0].toarray()[1, 1] == 1e39

@@ -44,12 +44,38 @@ def test_explicit_zeros_in_sparse_input_are_skipped():
     assert _dump(X, [1]) == b"1 2:2\n"
 
 
+def test_a_non_ascii_comment_is_written_as_utf8_to_a_path(tmp_path):
+    path = tmp_path / "out.txt"
+    path.write_text("1 1:5\n")
+    dump_svmlight_file([[1.0]], [1], path, comment="café")
+    assert path.read_bytes() == "# café\n1 1:1\n".encode()
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int64])
+def test_the_callers_sparse_matrix_is_left_as_it_was(dtype):
+    # Unsorted indices (a column permutation) and a duplicate: sorting them must not touch
+    # the caller's arrays (scipy shares the index array even when it converts the values).
+    X = sp.csr_matrix((np.array([1, 2, 3, 4], dtype=dtype), np.array([2, 0, 2, 1]),
+                       np.array([0, 3, 4])), shape=(2, 3))
+    before = (X.data.copy(), X.indices.copy(), X.indptr.copy())
+    assert _dump(X, [1, -1]) == b"1 1:2 3:4\n-1 2:4\n"
+    for array, kept in zip((X.data, X.indices, X.indptr), before, strict=True):
+        np.testing.assert_array_equal(array, kept)
+
+
+@pytest.mark.parametrize("zero_based", ["auto", "false", 0, None])
+def test_zero_based_must_be_a_bool(zero_based):
+    with pytest.raises(TypeError, match="zero_based must be True or False"):
+        _dump([[1.0]], [1], zero_based=zero_based)
+
+
 @pytest.mark.parametrize(
     ("X", "y", "message"),
     [
         ([[1.0]], ["a"], "y must be numeric"),
         ([[1.0]], [1, 2], "y has 2 values but X has 1 rows"),
         ([1.0, 2.0], [1], "X must be 2-D"),
+        ([[1.0], [2.0]], [[1, 0], [0, 1]], "y must be 1-D"),
     ],
 )
 def test_bad_input(X, y, message):
