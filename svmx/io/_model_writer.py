@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import stat
 from collections.abc import Iterator
 from typing import Any, TextIO
 
@@ -241,14 +242,37 @@ def format_model(estimator: Any, class_order: Any = None) -> str:
     return "".join(header) + "".join(lines)
 
 
+def _keep_mode_and_owner(temporary: str, existing: os.stat_result) -> None:
+    """Give the file that replaces another that file's permission bits and, where allowed,
+    its owner and group."""
+    os.chmod(temporary, stat.S_IMODE(existing.st_mode))
+    if hasattr(os, "chown") and (existing.st_uid, existing.st_gid) != (os.getuid(), os.getgid()):
+        try:
+            os.chown(temporary, existing.st_uid, existing.st_gid)
+        except OSError:  # not permitted: the new file is the process's own
+            pass
+
+
 def _atomic_write(path: str | os.PathLike, write: Any) -> None:
     """Call ``write(handle)`` on a new file next to `path`, then move it over `path`.
 
     The temporary file is flushed and synced before :func:`os.replace`, so `path` holds
     the old content or the new, never part of it; on any error the temporary is removed.
+    A symbolic link is followed (the file it names is replaced, the link stays), a
+    replaced file keeps its permission bits (and owner, where the process may set it),
+    and what is not a regular file (a pipe, ``/dev/stdout``) is written into directly,
+    as svm-train writes.
     """
-    target = os.fspath(path)
-    directory, name = os.path.split(os.path.abspath(target))
+    target = os.path.realpath(os.fspath(path))
+    try:
+        existing = os.stat(target)
+    except FileNotFoundError:
+        existing = None
+    if existing is not None and not stat.S_ISREG(existing.st_mode):
+        with open(target, "w", encoding="ascii", newline="\n") as handle:
+            write(handle)
+        return
+    directory, name = os.path.split(target)
     temporary = os.path.join(directory, f".{name}.{secrets.token_hex(6)}.tmp")
     # os.open with mode 0o666 gives the permissions a plain open() would (the umask applies).
     try:
@@ -260,6 +284,8 @@ def _atomic_write(path: str | os.PathLike, write: Any) -> None:
             write(handle)
             handle.flush()
             os.fsync(handle.fileno())
+        if existing is not None:
+            _keep_mode_and_owner(temporary, existing)
         os.replace(temporary, target)
     except BaseException:
         try:
@@ -296,7 +322,9 @@ def save_model(estimator: Any, path: str | os.PathLike, class_order: Any = None)
 
     The write is atomic: the text goes to a temporary file in the same
     directory, which is synced to disk and then renamed over `path`, so an
-    interrupted save leaves the old file (or none), never a truncated one.
+    interrupted save leaves the old file (or none), never a truncated one. A
+    symbolic link is followed, a replaced file keeps its permissions, and a
+    path that is not a regular file (a pipe, ``/dev/stdout``) is written into.
 
     Parameters
     ----------

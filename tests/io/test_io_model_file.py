@@ -233,3 +233,32 @@ def test_labels_read_back_as_integers(tmp_path):
         loaded = load_model(path)
         assert loaded.classes_.dtype == np.int64 and loaded.classes_.tolist() == [0, 1]
         assert loaded.predict(X).tolist() == [0, 0, 1, 1]
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "mkfifo"), reason="POSIX file types")
+def test_saving_over_a_link_a_private_file_or_a_pipe_writes_where_svm_train_writes(tmp_path):
+    import os
+    import stat
+    import threading
+
+    model = svmx.SVC(kernel="linear").fit([[0.0], [2.0]], [0, 1])
+    text = format_model(model)
+    private = tmp_path / "private"
+    private.write_text("old")
+    private.chmod(0o600)
+    save_model(model, private)
+    assert private.read_text() == text and stat.S_IMODE(private.stat().st_mode) == 0o600
+    target, link = tmp_path / "v1", tmp_path / "current"
+    target.write_text("old")
+    link.symlink_to(target)
+    save_model(model, link)  # the link stays and the file it names gets the model
+    assert link.is_symlink() and target.read_text() == text
+    pipe, received = tmp_path / "pipe", []
+    os.mkfifo(pipe)
+    reader = threading.Thread(target=lambda: received.append(pipe.read_text()))
+    reader.start()
+    save_model(model, pipe)
+    reader.join(timeout=30)
+    assert received == [text] and stat.S_ISFIFO(pipe.stat().st_mode)
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["current", "pipe", "private",
+                                                                "v1"]
