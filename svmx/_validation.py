@@ -123,6 +123,30 @@ def check_matrix(X: Any, name: str = "X", dtype: Any = np.float64) -> np.ndarray
     return array
 
 
+#: The largest |x|^2 n_features for which float32 dot products stay well inside float32's
+#: range (3.4e38).
+FLOAT32_PRODUCT_LIMIT = 1e37
+
+
+def float32_products_fit(array: np.ndarray) -> bool:
+    """Whether float32 rows' dot products (summed in float32 by SGEMV/SGEMM) cannot overflow:
+    largest |x|^2 times the features at most `FLOAT32_PRODUCT_LIMIT`. Rows beyond it are
+    trained and predicted in float64 (values of 1e20 made products infinite, and an RBF
+    model on them silently wrong).
+
+    Examples
+    --------
+    >>> float32_products_fit(np.array([[1e18, 1.0]], dtype=np.float32))
+    True
+    >>> float32_products_fit(np.array([[1e20, 1.0]], dtype=np.float32))
+    False
+    """
+    if array.size == 0:
+        return True
+    largest = max(float(array.max()), -float(array.min()))
+    return largest * largest * array.shape[1] <= FLOAT32_PRODUCT_LIMIT
+
+
 def check_not_empty(shape: tuple, name: str = "X") -> None:
     """Refuse a matrix of no rows or no columns, in svmx's words then scikit-learn's.
 
@@ -236,6 +260,8 @@ using X.reshape(-1, 1) if it has a single feature or X.reshape(1, -1) if it is a
     if not np.isfinite(array).all():
         kind = "NaN" if np.isnan(array).any() else "infinity"
         raise ValueError(f"Input {name} contains {kind}; svmx needs finite values.")
+    if array.dtype == np.float32 and not float32_products_fit(array):
+        array = array.astype(np.float64)
     if n_features is not None:
         check_n_features(array, n_features, name=name, owner=owner)
     return array

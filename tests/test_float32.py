@@ -145,3 +145,19 @@ def test_fitting_float32_allocates_no_float64_copy(gamma):
         f"(gamma={gamma!r}): a float64 array of X's shape was allocated"
     )
     assert model.support_vectors_.shape[1] == N_COLUMNS
+
+
+@pytest.mark.parametrize("scale", [1e20, 1e25])
+def test_float32_rows_whose_products_overflow_float32_are_trained_in_float64(scale):
+    """|x| of 1e20 in float32: every value fits, but x.x does not (1e40); the dot products
+    became infinite and an RBF model silently wrong (16 support vectors where float64 and
+    scikit-learn have 24, decision values 2.5 apart)."""
+    rng = np.random.RandomState(0)
+    X = (rng.randn(40, 2) * scale).astype(np.float32)
+    y = (X[:, 0] > 0).astype(int)
+    gamma = 1.0 / (scale * scale)
+    narrow = SVC(gamma=gamma, tol=1e-6).fit(X, y)
+    wide = SVC(gamma=gamma, tol=1e-6).fit(X.astype(np.float64), y)
+    np.testing.assert_array_equal(narrow.support_, wide.support_)
+    np.testing.assert_allclose(narrow.decision_function(X), wide.decision_function(X),
+                               rtol=0, atol=1e-12)
