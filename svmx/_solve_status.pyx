@@ -7,6 +7,7 @@ import threading
 from cpython.exc cimport PyErr_Occurred
 
 from svmx._engine.solver cimport (
+    SOLVE_BAD_ARGUMENT,
     SOLVE_BLOCK_NOT_RESERVED,
     SOLVE_INTERRUPTED,
     SOLVE_OUT_OF_MEMORY,
@@ -31,4 +32,7 @@ cdef int raise_for_status(int status) except -1:
     if status == SOLVE_BLOCK_NOT_RESERVED:
         raise RuntimeError("svmx: the block solver's rows have no room for a block "
                            "(reserve_block was not called); this is a bug in svmx")
+    if status == SOLVE_BAD_ARGUMENT:
+        raise ValueError("the block solver takes a block_size of at least 2 and a built-in "
+                         "kernel")
     return 0

@@ -33,9 +33,10 @@ from libc.string cimport memset
 
 from svmx._engine.isa cimport isa_level
 from svmx._engine.fastmath cimport row_dot_weights
-from svmx._engine.kernel_map cimport KernelParams
+from svmx._engine.kernel_map cimport PRECOMPUTED, KernelParams
 from svmx._engine.rows cimport BLOCK_NOT_RESERVED, BLOCK_OK, Rows
 from svmx._engine.solver cimport (
+    SOLVE_BAD_ARGUMENT,
     SOLVE_BLOCK_NOT_RESERVED,
     SOLVE_INTERRUPTED,
     SOLVE_MAX_ITER,
@@ -246,6 +247,8 @@ cdef class BlockSolver:
         gap at every round and once at the end (the block solver writes no text).
         """
         cdef int l = <int> rows.n_rows
+        if block_size < 2 or params.kernel_type == PRECOMPUTED:
+            return SOLVE_BAD_ARGUMENT
         cdef int q = block_size if block_size < l else l
         cdef int half = q // 2 if q >= 2 else 1
         cdef int n_new, wanted, got, a, b, t, slot_start, i, status

@@ -20,6 +20,7 @@ evictions, in a column's own order. Measured on grid-search folds (svmguide1, an
 of it the swaps, against 0.04 ms.
 """
 
+from libc.math cimport isfinite
 from libc.stdlib cimport calloc, free, malloc, realloc
 
 import numpy as np
@@ -177,6 +178,10 @@ cdef class KernelCache:
     def __cinit__(self, int l, double size_bytes, CacheMemories memories=None):
         cdef int k
         cdef Py_ssize_t n_slab = <Py_ssize_t> l * l
+        if l < 0:
+            raise ValueError(f"l must be non-negative; got {l}")
+        if not (size_bytes >= 0.0 and isfinite(size_bytes)):
+            raise ValueError(f"size_bytes must be a finite non-negative number; got {size_bytes}")
         self.l = l
         self.free_floats = budget_floats(l, size_bytes)
         self.column_data = <float**> calloc(l + 1, sizeof(float*))

@@ -127,7 +127,7 @@ cdef class LazyGram:
     ([[1.0, 0.0, 0.0], [0.0, 0.0, 1.0]], 2)
     """
 
-    def __cinit__(self, Kernel kernel):
+    def __cinit__(self, Kernel kernel not None):
         cdef Py_ssize_t p
         self.kernel = kernel
         self.n_samples = kernel.rows.n_rows
@@ -193,7 +193,7 @@ cdef class LazyGramRows(Rows):
         The samples this problem is over.
     """
 
-    def __cinit__(self, LazyGram gram, positions):
+    def __cinit__(self, LazyGram gram not None, positions):
         cdef Py_ssize_t t
         self.gram = gram
         self.positions = np.array(positions, dtype=np.intp)

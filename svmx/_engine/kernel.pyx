@@ -2,7 +2,7 @@
 """The kernel over the rows a solver works on: its columns and single values."""
 
 from svmx._engine.isa cimport isa_level
-from svmx._engine.kernel_map cimport PRECOMPUTED, kernel_from_dot, map_kernel_values
+from svmx._engine.kernel_map cimport POLY, PRECOMPUTED, kernel_from_dot, map_kernel_values
 from svmx._engine.rows cimport Rows
 
 import numpy as np
@@ -20,7 +20,13 @@ cdef class Kernel:
     degree, gamma, coef0 : LIBSVM's kernel parameters.
     """
 
-    def __cinit__(self, Rows rows, int kernel_type, int degree, double gamma, double coef0):
+    def __cinit__(self, Rows rows not None, int kernel_type, int degree, double gamma,
+                  double coef0):
+        if not 0 <= kernel_type <= PRECOMPUTED:
+            raise ValueError(f"kernel_type must be LINEAR, POLY, RBF, SIGMOID or PRECOMPUTED "
+                             f"(0-4); got {kernel_type}")
+        if kernel_type == POLY and degree < 0:
+            raise ValueError(f"degree must be non-negative for POLY; got {degree}")
         self.rows = rows
         self.params.kernel_type = kernel_type
         self.params.degree = degree

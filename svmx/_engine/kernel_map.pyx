@@ -64,12 +64,18 @@ cdef int kernel_block(const KernelParams* params,
                       double[:, ::1] out) noexcept nogil:
     """out[a, b] = K(X[a], Y[b]) with one GEMM and the kernel's elementwise map.
 
-    Squared norms are only read for the RBF kernel. Returns 0.
+    Squared norms are only read for the RBF kernel. Returns 0, or -1 (nothing written)
+    where the shapes do not agree: X and Y of one width, out of shape (len(X), len(Y)),
+    and for RBF one squared norm per row.
     """
     cdef int n_x = <int> X.shape[0], n_y = <int> Y.shape[0]
     cdef int n_features = <int> X.shape[1]
     cdef double alpha = 1.0, beta = 0.0
     cdef char trans_t = b"T", trans_n = b"N"
+    if (Y.shape[1] != X.shape[1] or out.shape[0] != X.shape[0] or out.shape[1] != Y.shape[0]
+            or params.kernel_type == RBF and (X_sq_norms.shape[0] != X.shape[0]
+                                              or Y_sq_norms.shape[0] != Y.shape[0])):
+        return -1
     if n_x == 0 or n_y == 0:
         return 0
     if n_features == 0:

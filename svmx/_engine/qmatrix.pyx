@@ -253,9 +253,14 @@ cdef class SvcQ(QMatrix):
         Where the kernel cache takes its block when it holds the whole matrix.
     """
 
-    def __cinit__(self, Kernel kernel, signed char[::1] y, double cache_size_bytes,
-                  CacheMemories memories=None):
+    def __cinit__(self, Kernel kernel not None, signed char[::1] y not None,
+                  double cache_size_bytes, CacheMemories memories=None):
         cdef int k, l = <int> y.shape[0]
+        if y.shape[0] != kernel.rows.n_rows:
+            raise ValueError(f"y has {y.shape[0]} labels but the kernel has "
+                             f"{kernel.rows.n_rows} rows")
+        if not np.isin(np.asarray(y), (-1, 1)).all():
+            raise ValueError("y must hold the labels +1 and -1 only")
         self.kernel = kernel
         self.y = np.array(y, dtype=np.int8)
         self.cache = KernelCache(l, cache_size_bytes, memories)
@@ -322,7 +327,8 @@ cdef class OneClassQ(QMatrix):
         Where the kernel cache takes its block when it holds the whole matrix.
     """
 
-    def __cinit__(self, Kernel kernel, double cache_size_bytes, CacheMemories memories=None):
+    def __cinit__(self, Kernel kernel not None, double cache_size_bytes,
+                  CacheMemories memories=None):
         cdef int k, l = <int> kernel.rows.n_rows
         self.kernel = kernel
         self.cache = KernelCache(l, cache_size_bytes, memories)
@@ -364,7 +370,8 @@ cdef class SvrQ(QMatrix):
         Where the kernel cache takes its block when it holds the whole matrix.
     """
 
-    def __cinit__(self, Kernel kernel, double cache_size_bytes, CacheMemories memories=None):
+    def __cinit__(self, Kernel kernel not None, double cache_size_bytes,
+                  CacheMemories memories=None):
         cdef int k, l = <int> kernel.rows.n_rows
         cdef double diagonal
         self.kernel = kernel

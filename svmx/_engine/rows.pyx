@@ -28,6 +28,32 @@ cdef enum:
     OWN_PRODUCT_MAX_FEATURES = 128
 
 
+def check_csr_structure(const double[::1] values, const int[::1] indices,
+                        const long long[::1] indptr, Py_ssize_t n_features):
+    """Raise ValueError unless (values, indices, indptr) is a CSR matrix of `n_features`
+    columns that `CsrRows` may read: indptr from 0, non-decreasing, ending at the number
+    of values (as many as indices), and every index in [0, n_features)."""
+    cdef Py_ssize_t k, n_values = values.shape[0]
+    cdef int index, bad = -1
+    if n_features < 0:
+        raise ValueError(f"n_features must be non-negative; got {n_features}")
+    if indices.shape[0] != n_values:
+        raise ValueError(f"indices has {indices.shape[0]} entries but values has {n_values}")
+    if indptr.shape[0] < 1 or indptr[0] != 0 or indptr[indptr.shape[0] - 1] != n_values:
+        raise ValueError(f"indptr must run from 0 to the number of values ({n_values})")
+    for k in range(indptr.shape[0] - 1):
+        if indptr[k + 1] < indptr[k]:
+            raise ValueError(f"indptr must be non-decreasing (entry {k + 1})")
+    with nogil:
+        for k in range(n_values):
+            index = indices[k]
+            if index < 0 or index >= n_features:
+                bad = <int> k
+                break
+    if bad >= 0:
+        raise ValueError(f"indices[{bad}] = {indices[bad]} is outside [0, {n_features})")
+
+
 cdef class Rows:
     """Abstract row storage; subclasses implement the dot products."""
 
@@ -213,7 +239,7 @@ cdef class DenseRows(Rows):
         The rows. The solver swaps them in place, so pass a copy you own.
     """
 
-    def __cinit__(self, double[:, ::1] data):
+    def __cinit__(self, double[:, ::1] data not None):
         self.data = data
         self.n_rows = data.shape[0]
         self.n_features = data.shape[1]
@@ -265,7 +291,7 @@ cdef class DenseRows32(Rows):
         The rows; swapped in place, so pass a copy you own.
     """
 
-    def __cinit__(self, float[:, ::1] data):
+    def __cinit__(self, float[:, ::1] data not None):
         self.data = data
         self.n_rows = data.shape[0]
         self.n_features = data.shape[1]
@@ -382,8 +408,9 @@ cdef class CsrRows(Rows):
     n_features : int
     """
 
-    def __cinit__(self, const double[::1] values, const int[::1] indices,
-                  const long long[::1] indptr, Py_ssize_t n_features):
+    def __cinit__(self, const double[::1] values not None, const int[::1] indices not None,
+                  const long long[::1] indptr not None, Py_ssize_t n_features):
+        check_csr_structure(values, indices, indptr, n_features)
         self.values = values
         self.indices = indices
         self.indptr = indptr
@@ -545,7 +572,9 @@ cdef class TiledRows(Rows):
     copies : int
     """
 
-    def __cinit__(self, Rows base, int copies):
+    def __cinit__(self, Rows base not None, int copies):
+        if copies < 1:
+            raise ValueError(f"copies must be at least 1; got {copies}")
         self.base = base
         self.copies = copies
         self.n_rows = base.n_rows * copies

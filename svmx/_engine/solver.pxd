@@ -9,6 +9,8 @@ cdef enum SolveStatus:
     # The block solver's rows had no room for a block (reserve_block was not called):
     # a programming error in the caller.
     SOLVE_BLOCK_NOT_RESERVED = -3
+    # The block solver was given a block_size below 2 or a precomputed kernel: nothing done.
+    SOLVE_BAD_ARGUMENT = -4
 
 
 # Where a solve writes LIBSVM's training output ('.', '*', "optimization finished, ...",

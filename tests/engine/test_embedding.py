@@ -36,12 +36,14 @@ from svmx.engine.kernel cimport (
     TiledRows, kernel_block, kernel_from_dot,
 )
 from svmx.engine.platt cimport (
-    PLATT_NOT_CONVERGED, PLATT_OK, clip_probability, multiclass_probability,
+    PLATT_LINE_SEARCH_FAILED, PLATT_NOT_CONVERGED, PLATT_OK, clip_probability,
+    multiclass_probability,
     sigmoid_predict, sigmoid_train,
 )
 from svmx.engine.qmatrix cimport OneClassQ, QMatrix, SvcQ, SvrQ
 from svmx.engine.solver cimport (
-    SOLVE_BLOCK_NOT_RESERVED, SOLVE_INTERRUPTED, SOLVE_MAX_ITER, SOLVE_OK, SOLVE_OUT_OF_MEMORY,
+    SOLVE_BAD_ARGUMENT, SOLVE_BLOCK_NOT_RESERVED, SOLVE_INTERRUPTED, SOLVE_MAX_ITER, SOLVE_OK,
+    SOLVE_OUT_OF_MEMORY,
     LogProgress, LogWrite, SolutionInfo, Solver, SolverLog, SolverNU, SolveStatus,
 )
 
@@ -117,6 +119,29 @@ def progress_of_c_svc(X, y, double C, double gamma, double tol):
                      -1, False, &info, &log)
     reports = [(record.n_iter[i], record.gap[i]) for i in range(min(record.count, 1024))]
     return reports, info.n_iter
+
+
+def statuses():
+    """The failure statuses a caller checks for."""
+    return PLATT_LINE_SEARCH_FAILED, SOLVE_BAD_ARGUMENT
+
+
+def kernel_block_status(X, Y, out_rows, out_columns):
+    """kernel_block's return value (linear kernel) for an out of the given shape."""
+    cdef KernelParams params
+    params.kernel_type = LINEAR
+    params.degree = 3
+    params.gamma = 1.0
+    params.coef0 = 0.0
+    cdef const double[:, ::1] a = np.ascontiguousarray(X, dtype=np.float64)
+    cdef const double[:, ::1] b = np.ascontiguousarray(Y, dtype=np.float64)
+    cdef double[::1] a_norms = np.zeros(a.shape[0])
+    cdef double[::1] b_norms = np.zeros(b.shape[0])
+    cdef double[:, ::1] out = np.full((out_rows, out_columns), -7.0)
+    cdef int status
+    with nogil:
+        status = kernel_block(&params, a, a_norms, b, b_norms, out)
+    return status, np.asarray(out)
 
 
 def fit_sigmoid(dec_values, labels):
@@ -279,3 +304,16 @@ def test_sigmoid_train_through_cimport_matches_python(embedded):
     expected = sigmoid_train_py(dec_values, labels)
     assert (A, B, status) == expected
     assert status == 0 and A < 0
+
+
+def test_failure_statuses_through_cimport(embedded):
+    """sigmoid_train's failed line search and kernel_block's shape check, as documented."""
+    line_search_failed, bad_argument = embedded.statuses()
+    assert (line_search_failed, bad_argument) == (2, -4)
+    assert embedded.fit_sigmoid([1e300, -1e300], [1.0, -1.0]) == (0.0, 0.0, 2)
+    X, Y = np.ones((5, 3)), np.ones((4, 3))
+    status, out = embedded.kernel_block_status(X, Y, 5, 4)
+    assert status == 0 and (out == 3.0).all()
+    for shape, other in (((2, 2), Y), ((5, 4), np.ones((4, 2)))):
+        status, out = embedded.kernel_block_status(X, other, *shape)
+        assert status == -1 and (out == -7.0).all()  # nothing written
