@@ -6,15 +6,15 @@ preallocated arrays sized by upper bounds (one row per newline, one entry per co
 hot loop never allocates. A malformed line does not raise inside the loop: the loop stops and
 records what went wrong, where, and the Python wrapper turns that into a ``ValueError``.
 
-Numbers are read with the C library's ``strtod`` (correctly rounded in glibc, musl, macOS and
-the Windows UCRT). It honours ``LC_NUMERIC``, which Python leaves at "C" unless a program
-changes it.
+Numbers are read with the C library's ``strtod`` in the "C" locale (``strtod_l``; correctly
+rounded in glibc, musl, macOS and the Windows UCRT): a program that sets a decimal-comma
+``LC_NUMERIC`` (``locale.setlocale``) read ``0.5`` as 0 and refused the file. Hexadecimal
+numbers (``0x10``) and ``nan(...)`` are refused, as scikit-learn's loader refuses them.
 """
 
 import numpy as np
 
 from libc.math cimport isfinite
-from libc.stdlib cimport strtod
 from libc.string cimport memchr
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_GET_SIZE
 
@@ -46,7 +46,46 @@ cdef long long MAX_INDEX = 1LL << 53
 cdef char DIGIT_ZERO = b'0'
 
 
+cdef extern from *:
+    """
+    #include <locale.h>
+    #include <stdlib.h>
+    #if defined(_WIN32)
+    typedef _locale_t svmx_numeric_locale;
+    static svmx_numeric_locale svmx_c_numeric_locale(void) {
+        return _create_locale(LC_NUMERIC, "C");
+    }
+    static void svmx_free_numeric_locale(svmx_numeric_locale locale) {
+        if (locale) _free_locale(locale);
+    }
+    static double svmx_strtod_c(const char* text, char** end, svmx_numeric_locale locale) {
+        return _strtod_l(text, end, locale);
+    }
+    #else
+    #if defined(__APPLE__)
+    #include <xlocale.h>
+    #endif
+    typedef locale_t svmx_numeric_locale;
+    static svmx_numeric_locale svmx_c_numeric_locale(void) {
+        return newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
+    }
+    static void svmx_free_numeric_locale(svmx_numeric_locale locale) {
+        if (locale) freelocale(locale);
+    }
+    static double svmx_strtod_c(const char* text, char** end, svmx_numeric_locale locale) {
+        return strtod_l(text, end, locale);
+    }
+    #endif
+    """
+    ctypedef void* svmx_numeric_locale
+    svmx_numeric_locale c_numeric_locale "svmx_c_numeric_locale"()
+    void free_numeric_locale "svmx_free_numeric_locale"(svmx_numeric_locale locale)
+    double strtod_c "svmx_strtod_c"(const char* text, char** end,
+                                    svmx_numeric_locale locale) noexcept nogil
+
+
 cdef struct ParseState:
+    svmx_numeric_locale numeric  # the "C" locale the numbers are read in
     Py_ssize_t line          # 1-based number of the line being read
     Py_ssize_t row           # rows stored so far
     Py_ssize_t nnz           # entries stored so far
@@ -81,12 +120,17 @@ cdef inline Py_ssize_t token_end(const char* text, Py_ssize_t i, Py_ssize_t end)
 
 
 cdef inline bint read_number(const char* text, Py_ssize_t start, Py_ssize_t stop,
-                             double* value) noexcept nogil:
-    """Parse text[start:stop] as a whole as a float; False when anything is left over."""
+                             double* value, svmx_numeric_locale numeric) noexcept nogil:
+    """Parse text[start:stop] as a whole as a decimal float (inf and nan too, not hex or
+    nan(...)); False when anything is left over."""
     cdef char* parsed_end
+    cdef Py_ssize_t k
     if start >= stop:
         return False
-    value[0] = strtod(text + start, &parsed_end)
+    for k in range(start, stop):
+        if text[k] == b'x' or text[k] == b'X' or text[k] == b'(':
+            return False
+    value[0] = strtod_c(text + start, &parsed_end, numeric)
     # strtod stops at the blank, '#', ':' or newline that ends the token, never beyond it.
     return parsed_end == text + stop
 
@@ -151,7 +195,7 @@ cdef bint parse_features(const char* text, Py_ssize_t i, Py_ssize_t end, ParseSt
         if not read_index(text, i, colon, &index):
             fail(state, BAD_INDEX, i, stop)
             return False
-        if not read_number(text, colon + 1, stop, &value):
+        if not read_number(text, colon + 1, stop, &value, state.numeric):
             fail(state, BAD_VALUE, i, stop)
             return False
         if index <= previous:
@@ -192,7 +236,7 @@ cdef void parse_lines(const char* text, Py_ssize_t size, ParseState* state, doub
         if memchr(text + i, b':', stop - i) != NULL:
             fail(state, MISSING_LABEL, i, stop)
             return
-        if not read_number(text, i, stop, &label):
+        if not read_number(text, i, stop, &label, state.numeric):
             fail(state, BAD_LABEL, i, stop)
             return
         if not isfinite(label):
@@ -251,8 +295,15 @@ def parse_svmlight(bytes content):
     state.status = PARSED
     state.token_start = state.token_stop = 0
     state.previous = state.current = 0
-    with nogil:
-        parse_lines(text, size, &state, labels_view, data_view, indices_view, indptr_view)
+    state.numeric = c_numeric_locale()
+    if state.numeric == NULL:
+        raise MemoryError("could not create the C locale to read numbers in")
+    try:
+        with nogil:
+            parse_lines(text, size, &state, labels_view, data_view, indices_view,
+                        indptr_view)
+    finally:
+        free_numeric_locale(state.numeric)
     first_nonfinite = None
     if state.first_nonfinite_line:
         first_nonfinite = (state.first_nonfinite_line, content[

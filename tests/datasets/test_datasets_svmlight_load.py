@@ -181,3 +181,42 @@ def test_finite_refuses_a_value_beyond_float32_when_reading_float32():
     # Without finite=True the value is infinite, as a float32 cast makes it (no warning).
     assert np.isinf(load_svmlight_file(text, dtype=np.float32)[0].toarray()[1, 1])
     assert load_svmlight_file(text, finite=True)[0].toarray()[1, 1] == 1e39
+
+
+@pytest.mark.parametrize("text", [b"0x10 1:1\n", b"1 1:0x2\n", b"1 1:nan(1)\n", b"1 1:0X1p3\n"])
+def test_hexadecimal_and_nan_payload_spellings_are_refused(text):
+    """strtod reads them; scikit-learn's loader and LIBSVM's data files have none."""
+    with pytest.raises(ValueError, match="line 1: could not read"):
+        load_svmlight_file(text)
+
+
+def test_numbers_are_read_in_the_c_locale_whatever_the_program_set(tmp_path):
+    """A program that sets a decimal-comma LC_NUMERIC (de_DE) read '0.5' as 0 and refused
+    heart_scale; the reader now uses the "C" locale."""
+    import shutil
+    import subprocess
+    import sys
+
+    localedef = shutil.which("localedef")
+    if localedef is None:
+        pytest.skip("localedef (glibc's) is not installed")
+    made = subprocess.run([localedef, "-i", "de_DE", "-f", "UTF-8",
+                           str(tmp_path / "de_DE.UTF-8")], capture_output=True)
+    if made.returncode not in (0, 1) or not (tmp_path / "de_DE.UTF-8").exists():
+        pytest.skip("the de_DE locale's source is not installed (Debian: apt-get install "
+                    "locales)")
+    script = (
+        "import locale; locale.setlocale(locale.LC_ALL, 'de_DE.UTF-8')\n"
+        "from svmx.datasets import load_svmlight_file\n"
+        "X, y = load_svmlight_file(b'1.5 1:0.5 2:1e-3\\n')\n"
+        "print(X.toarray().tolist(), y.tolist())\n"
+        "try:\n"
+        "    load_svmlight_file(b'1 1:0,5\\n')\n"
+        "except ValueError:\n"
+        "    print('refused')\n")
+    import os
+
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                            env={**os.environ, "LOCPATH": str(tmp_path)})
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split("\n")[:2] == ["[[0.5, 0.001]] [1.5]", "refused"]
