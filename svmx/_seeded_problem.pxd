@@ -31,7 +31,10 @@ cdef class SeededProblem:
     cdef bint scaled_gradients(self, double C, double scale) noexcept
     cdef void take_posed(self, SolutionInfo* info) noexcept
     cdef void follow_moves(self, double C) except *
+    cdef bint tied_by_rounding(self, double C) noexcept
     cdef SolutionInfo solve(self, double C, double tol, bint shrinking, long max_iter,
                             bint check_signals) except *
+    cdef SolutionInfo solve_from(self, double C, double tol, bint shrinking, long max_iter,
+                                 bint check_signals, bint from_zero, bint* plain) except *
     cdef void start_from(self, const double[::1] source, const Py_ssize_t[::1] source_rows,
                          double[::1] scratch, double C) noexcept
