@@ -146,9 +146,8 @@ cdef Rows gather_rows(X, rows, str solver="smo"):
         data, indices, indptr = gather_csr_rows(X, rows)
         n_features = X.shape[1]
         if n_features >= COMPACT_MIN_FEATURES and n_features >= COMPACT_RATIO * len(data):
-            # Over the features the rows store: CsrRows scatters a row into one entry per
-            # feature (10^8 features took 750 MB and 6 s for 200 rows); the kept columns
-            # keep their order, so every dot product is the same sum.
+            # Over the stored features (CsrRows scatters a row into one entry per feature);
+            # the columns keep their order, so every dot product is the same sum.
             used = np.unique(indices)
             indices = np.searchsorted(used, indices).astype(np.int32)
             n_features = used.size
@@ -450,10 +449,8 @@ cdef Solution train_nu_svr(X, rows, problem, kernel, solve):
     cdef double nu = problem.nu, remaining
     cdef SolutionInfo info
     cdef Solution solution
-    # LIBSVM's start sums C nu l / 2, in that order: nu sum(C) / 2 differs in the last bit
-    # for some C and nu (C = 3, nu = 0.4, l = 80: 48.0 against 48.00000000000001), which
-    # leaves a variable an ulp above zero and sends SMO down another path (9,013 pair
-    # updates against libsvm-official's 3,790). Sample weights make the bounds differ.
+    # LIBSVM's start, C nu l / 2 in that order (nu sum(C) / 2 can differ by an ulp and send
+    # SMO down another path); sample weights make the bounds differ.
     if l and bool(np.all(problem.C == C[0])):
         remaining = C[0] * nu * l / 2.0
     else:

@@ -46,29 +46,21 @@ cdef double NEWTON_WORK_RATIO = 100.0
 # variables took longer with steps than without).
 cdef double NEWTON_MIN_WORK = 2e6
 # A solve that took Newton steps and ended with at most HARD_MAX_FREE free variables
-# marks its problem hard: the next C's solve (likely as hard: the corner of LIBSVM's grid
-# at large C) runs SMO for HARD_FIRST pair updates, then alternates Newton steps with
-# rounds of HARD_ROUND updates, without waiting for NEWTON_MIN_WORK. On svmguide1 folds
-# at C = 2^13..2^15 such solves took 200-600 updates where 1,300-2,800 went before the
-# first step (their free sets hold 10-20 variables). Measured over LIBSVM's grid (1,000
-# rows, one job): svmguide1 0.304 s to 0.289 s, pendigits unchanged; housing's SVR
-# folds, with hundreds of free variables, got slower (1.41 s to 1.57 s) without the
-# free-set limit, and 1.36 s with it.
+# marks its problem hard: the next C's solve runs SMO for HARD_FIRST pair updates, then
+# alternates Newton steps with rounds of HARD_ROUND updates (svmguide1's folds at C =
+# 2^13..2^15: 200-600 updates where 1,300-2,800 went before the first step; housing's SVR
+# folds, with hundreds of free variables, need the free-set limit).
 cdef long HARD_FIRST = 100
 cdef long HARD_ROUND = 50
 cdef double HARD_MAX_FREE = 100.0
 # A C-SVC problem's first solve starts with every variable at its upper bound (the
 # excess of y'a = 0 cut from the larger class, whole variables of the largest gradient
 # first) where at least this share of the nonzero variables then have G < 0, so want
-# to stay at their bound (`bound_start`); else from zero. Measured on pendigits' pairs
-# (1,000 rows) over LIBSVM's gammas: at C = 2^-5, 42,000 SMO iterations from zero and
-# 2,600 from such starts; at C = 2, 41,600 and 29,600 (the share picks the small gammas,
-# where the optimum has most variables at C); a share of 0.5 gave 3,700 and 29,700.
+# to stay at their bound (`bound_start`); else from zero. pendigits' pairs (1,000 rows)
+# over LIBSVM's gammas at C = 2^-5: 42,000 SMO iterations from zero, 2,600 from such starts.
 cdef double BOUND_START_SHARE = 0.25
-# The bound start's first cuts find their variable by a scan each, the rest by one sort:
-# pendigits' pairs (classes of 70-92 training rows in a fold of LIBSVM's grid on 1,000
-# rows) need up to 22 cuts, and the sort of each pair's gradient took 11 ms of a 0.7 s
-# search.
+# The bound start's first cuts find their variable by a scan each, the rest by one sort
+# (pendigits' pairs need up to 22 cuts; a sort for each took 11 ms of a 0.7 s search).
 cdef Py_ssize_t FEW_CUTS = 32
 # What the start counts as rounding, relative to the sum of its variables.
 cdef double ROUNDING = 1e-12
@@ -432,18 +424,15 @@ cdef class SeededProblem:
     @cython.boundscheck(False)
     @cython.wraparound(False)
     cdef bint tied_by_rounding(self, double C) noexcept:
-        """Whether this C-SVC solution has no variable free beyond rounding while the
-        classes' sums of bounds, y'(C u), differ by rounding alone (class_weight='balanced',
-        sample weights). LIBSVM's SMO from zero then ends with one variable an ulp inside
-        its box, whose gradient alone sets rho; a start at the bounds (or a seed) ends
-        without it, with rho at the middle of its interval, and the two predict apart
-        (heart_scale, held out, class_weight='balanced', C = 0.001: 0.56 against 0.81)."""
+        """Whether no variable is free beyond rounding while y'(C u) is rounding alone
+        (class_weight='balanced'): LIBSVM's SMO from zero then ends with one variable an
+        ulp inside its box, which sets rho; a seeded start ends at the bounds, with rho
+        mid-interval (heart_scale held out at C = 0.001: 0.81 against LIBSVM's 0.56)."""
         cdef Py_ssize_t k
         cdef double excess = 0.0, total = 0.0, bound, slack
         for k in range(self.alpha.shape[0]):
             bound = C * self.unit_bounds[k]
-            excess += self.labels[k] * bound
-            total += bound
+            excess, total = excess + self.labels[k] * bound, total + bound
         slack = ROUNDING * total
         if excess == 0.0 or abs(excess) > slack:
             return False
@@ -454,12 +443,11 @@ cdef class SeededProblem:
 
     cdef SolutionInfo solve(self, double C, double tol, bint shrinking, long max_iter,
                             bint check_signals) except *:
-        """Solve for C from the seeds (`solve_from`); where that ends tied to the bounds
-        by rounding (`tied_by_rounding`) and did not take SMO's plain path from zero,
-        solve again from zero as LIBSVM does, for LIBSVM's bias."""
-        cdef SolutionInfo info, again
+        """Solve for C from the seeds (`solve_from`), and again from zero as LIBSVM does
+        where that was not SMO's plain run from zero and ended `tied_by_rounding`."""
         cdef bint plain = False
-        info = self.solve_from(C, tol, shrinking, max_iter, check_signals, False, &plain)
+        cdef SolutionInfo again, info = self.solve_from(C, tol, shrinking, max_iter,
+                                                        check_signals, False, &plain)
         if plain or not isinstance(self.Q, SvcQ) or not self.tied_by_rounding(C):
             return info
         again = self.solve_from(C, tol, shrinking, max_iter, check_signals, True, &plain)
@@ -470,9 +458,8 @@ cdef class SeededProblem:
     @cython.wraparound(False)
     cdef SolutionInfo solve_from(self, double C, double tol, bint shrinking, long max_iter,
                                  bint check_signals, bint from_zero, bint* plain) except *:
-        """Solve for C from the bound start, another fold's point, the last solution
-        scaled, or (`from_zero`, or where none applies) zero, with Newton steps where
-        SMO struggles; `plain` is set where the solve was SMO's one run from zero."""
+        """Solve for C from the bound start, another fold's point, the last solution scaled
+        or zero (`from_zero`: no Newton steps); `plain`: SMO's one run from zero."""
         cdef SolutionInfo info
         cdef Solver solver = None  # made where the posed start is not the optimum
         cdef Gradients gradients

@@ -18,6 +18,8 @@ from svmx._engine.kernel_map cimport KernelParams, map_block_rows, map_kernel_va
 
 import numpy as np
 
+from svmx._engine.csr_structure import check_csr_structure
+
 cdef enum:
     # Rows per OpenMP task in block products: large enough to amortise scheduling,
     # small enough to rebalance when another process takes a core.
@@ -26,32 +28,6 @@ cdef enum:
     # (the block's transpose stays in cache; no BLAS thread hand-offs); wider rows
     # take an SGEMM.
     OWN_PRODUCT_MAX_FEATURES = 128
-
-
-def check_csr_structure(const double[::1] values, const int[::1] indices,
-                        const long long[::1] indptr, Py_ssize_t n_features):
-    """Raise ValueError unless (values, indices, indptr) is a CSR matrix of `n_features`
-    columns that `CsrRows` may read: indptr from 0, non-decreasing, ending at the number
-    of values (as many as indices), and every index in [0, n_features)."""
-    cdef Py_ssize_t k, n_values = values.shape[0]
-    cdef int index, bad = -1
-    if n_features < 0:
-        raise ValueError(f"n_features must be non-negative; got {n_features}")
-    if indices.shape[0] != n_values:
-        raise ValueError(f"indices has {indices.shape[0]} entries but values has {n_values}")
-    if indptr.shape[0] < 1 or indptr[0] != 0 or indptr[indptr.shape[0] - 1] != n_values:
-        raise ValueError(f"indptr must run from 0 to the number of values ({n_values})")
-    for k in range(indptr.shape[0] - 1):
-        if indptr[k + 1] < indptr[k]:
-            raise ValueError(f"indptr must be non-decreasing (entry {k + 1})")
-    with nogil:
-        for k in range(n_values):
-            index = indices[k]
-            if index < 0 or index >= n_features:
-                bad = <int> k
-                break
-    if bad >= 0:
-        raise ValueError(f"indices[{bad}] = {indices[bad]} is outside [0, {n_features})")
 
 
 cdef class Rows:
@@ -402,18 +378,15 @@ cdef class CsrRows(Rows):
 
     Parameters
     ----------
-    values : ndarray of float64
-    indices : ndarray of int32, sorted within each row
-    indptr : ndarray of int64
+    values, indices, indptr : ndarrays of float64, int32 (sorted within each row), int64
+        Checked by `check_csr_structure` (indices and pointers in range).
     n_features : int
     """
 
     def __cinit__(self, const double[::1] values not None, const int[::1] indices not None,
                   const long long[::1] indptr not None, Py_ssize_t n_features):
         check_csr_structure(values, indices, indptr, n_features)
-        self.values = values
-        self.indices = indices
-        self.indptr = indptr
+        self.values, self.indices, self.indptr = values, indices, indptr
         self.n_rows = indptr.shape[0] - 1
         self.n_features = n_features
         self.order = np.arange(self.n_rows, dtype=np.intp)
@@ -573,8 +546,6 @@ cdef class TiledRows(Rows):
     """
 
     def __cinit__(self, Rows base not None, int copies):
-        if copies < 1:
-            raise ValueError(f"copies must be at least 1; got {copies}")
         self.base = base
         self.copies = copies
         self.n_rows = base.n_rows * copies

@@ -263,13 +263,14 @@ def _atomic_write(path: str | os.PathLike, write: Any) -> None:
     and what is not a regular file (a pipe, ``/dev/stdout``) is written into directly,
     as svm-train writes.
     """
-    target = os.path.realpath(os.fspath(path))
+    asked = os.fspath(path)
+    target = os.path.realpath(asked)
     try:
         existing = os.stat(target)
     except FileNotFoundError:
         existing = None
     if existing is not None and not stat.S_ISREG(existing.st_mode):
-        with open(target, "w", encoding="ascii", newline="\n") as handle:
+        with open(asked, "w", encoding="ascii", newline="\n") as handle:
             write(handle)
         return
     directory, name = os.path.split(target)
@@ -278,7 +279,7 @@ def _atomic_write(path: str | os.PathLike, write: Any) -> None:
     try:
         descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
     except OSError as error:  # name the file asked for, not the temporary beside it
-        raise type(error)(error.errno, error.strerror, target) from None
+        raise type(error)(error.errno, error.strerror, asked) from None
     try:
         with open(descriptor, "w", encoding="ascii", newline="\n") as handle:
             write(handle)

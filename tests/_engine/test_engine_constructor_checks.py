@@ -47,7 +47,6 @@ def test_none_is_a_type_error_not_a_crash(make):
     (lambda: KernelCache(-1, 1e6), "l must be non-negative"),
     (lambda: KernelCache(5, float("nan")), "size_bytes must be a finite"),
     (lambda: KernelCache(5, -1.0), "size_bytes must be a finite"),
-    (lambda: TiledRows(DenseRows(np.eye(2)), 0), "copies must be at least 1"),
 ])
 def test_inconsistent_input_is_a_value_error(make, message):
     with pytest.raises(ValueError, match=message):
