@@ -90,6 +90,8 @@ def _read_header(lines: Iterator[tuple[int, str]]) -> tuple[dict, dict, int]:
         if key not in _HEADER_KEYS:
             raise _ModelFileError(number, f"unknown text in the model header: {text.strip()!r}")
         arity = _HEADER_KEYS[key]
+        if header.get("nr_class") == 1 and header.get("svm_type") in CLASSIFIERS:
+            raise _ModelFileError(where["nr_class"], _ONE_CLASS_LABEL)
         if arity is not None and len(values) != arity or not values:
             raise _ModelFileError(number, f"{key} needs {arity or 'at least one'} value(s)")
         where[key] = number
@@ -104,6 +106,12 @@ def _read_header(lines: Iterator[tuple[int, str]]) -> tuple[dict, dict, int]:
         else:
             header[key] = np.array([_to_float(v, number, key) for v in values], dtype=np.float64)
     raise _ModelFileError(number, "the file ends before the 'SV' line (truncated?)")
+
+
+_ONE_CLASS_LABEL = (
+    "nr_class 1: svm-train's model of training data with a single label (no support "
+    "vectors; svm-predict gives that label to every sample); svmx's classifiers need two "
+    "classes at least")
 
 
 def _check_header(header: dict, where: dict, sv_line: int) -> None:
@@ -121,6 +129,8 @@ def _check_header(header: dict, where: dict, sv_line: int) -> None:
             f"of {', '.join(_KERNELS_BY_LIBSVM_NAME)}"
         )
     k, total = header["nr_class"], header["total_sv"]
+    if k == 1 and header["svm_type"] in CLASSIFIERS:
+        raise _ModelFileError(where["nr_class"], _ONE_CLASS_LABEL)
     if k < 2 or total < 0:
         raise _ModelFileError(where["nr_class"], f"nr_class {k} / total_sv {total} is invalid")
     n_pairs = k * (k - 1) // 2

@@ -262,3 +262,14 @@ def test_saving_over_a_link_a_private_file_or_a_pipe_writes_where_svm_train_writ
     assert received == [text] and stat.S_ISFIFO(pipe.stat().st_mode)
     assert sorted(path.name for path in tmp_path.iterdir()) == ["current", "pipe", "private",
                                                                 "v1"]
+
+
+def test_svm_trains_single_label_model_is_refused_by_name(tmp_path):
+    """svm-train writes nr_class 1, total_sv 0 and a 'rho' line without a value for training
+    data of one label; the reader said 'rho needs at least one value(s)'."""
+    path = tmp_path / "one.model"
+    path.write_text("svm_type c_svc\nkernel_type rbf\ngamma 0.076923076923076927\nnr_class 1\n"
+                    "total_sv 0\nrho\nlabel 1\nnr_sv 0\nSV\n")
+    with pytest.raises(ValueError, match=r"one.model, line 4: nr_class 1: svm-train's model "
+                                         r"of training data with a single label"):
+        load_model(path)
