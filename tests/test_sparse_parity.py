@@ -388,3 +388,26 @@ def test_a_fit_on_rows_far_wider_than_their_entries_uses_only_the_stored_feature
     np.testing.assert_array_equal(wide_model.intercept_, narrow_model.intercept_)
     assert (wide_model.dual_coef_ != narrow_model.dual_coef_).nnz == 0
     assert wide_model.support_vectors_.shape == (wide_model.support_.size, n_features)
+
+
+def test_a_grid_search_over_far_wider_rows_than_entries_shares_a_small_gram_matrix():
+    """The shared Gram matrix of a search over 10^8 sparse features took 400 MB (scipy's
+    X @ X.T keeps an index per feature); it is now computed over the stored features."""
+    import tracemalloc
+
+    from svmx.model_selection import GridSearch
+
+    rng = np.random.RandomState(0)
+    n_rows, n_features = 200, 10**8
+    X = sp.csr_matrix((rng.randn(n_rows * 10), (np.repeat(np.arange(n_rows), 10),
+                                                 rng.choice(n_features, n_rows * 10))),
+                      shape=(n_rows, n_features))
+    y = (np.asarray(X.sum(axis=1)).ravel() > 0).astype(int)
+    tracemalloc.start()
+    shared = GridSearch(SVC(gamma=0.1), {"C": [1.0, 4.0]}, cv=3).fit(X, y)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert peak < 50 * 2**20
+    cold = GridSearch(SVC(gamma=0.1), {"C": [1.0, 4.0]}, cv=3, share_kernels=False).fit(X, y)
+    np.testing.assert_allclose(shared.cv_results_["mean_test_score"],
+                               cold.cv_results_["mean_test_score"], atol=1e-2)

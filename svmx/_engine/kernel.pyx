@@ -27,6 +27,9 @@ cdef class Kernel:
                              f"(0-4); got {kernel_type}")
         if kernel_type == POLY and degree < 0:
             raise ValueError(f"degree must be non-negative for POLY; got {degree}")
+        if kernel_type == PRECOMPUTED and rows.n_features < rows.n_rows:
+            raise ValueError(f"a PRECOMPUTED kernel's rows need a value for each of the "
+                             f"{rows.n_rows} samples; got {rows.n_features} columns")
         self.rows = rows
         self.params.kernel_type = kernel_type
         self.params.degree = degree

@@ -44,6 +44,7 @@ def test_none_is_a_type_error_not_a_crash(make):
     (lambda: _kernel(kernel_type=1, degree=-2), "degree must be non-negative"),
     (lambda: SvcQ(_kernel(), np.ones(5, np.int8), 1e6), "y has 5 labels but the kernel has 3"),
     (lambda: SvcQ(_kernel(), np.array([0, 1, 1], np.int8), 1e6), r"labels \+1 and -1"),
+    (lambda: Kernel(DenseRows(np.ones((5, 1))), 4, 3, 0.5, 0.0), "PRECOMPUTED kernel's rows"),
     (lambda: KernelCache(-1, 1e6), "l must be non-negative"),
     (lambda: KernelCache(5, float("nan")), "size_bytes must be a finite"),
     (lambda: KernelCache(5, -1.0), "size_bytes must be a finite"),

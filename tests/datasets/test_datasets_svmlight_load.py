@@ -216,7 +216,14 @@ def test_numbers_are_read_in_the_c_locale_whatever_the_program_set(tmp_path):
         "    print('refused')\n")
     import os
 
+    import svmx
+
+    # The svmx under test (an installed wheel, or a build in place), not a source tree in
+    # the working directory.
+    where = os.path.dirname(os.path.dirname(os.path.abspath(svmx.__file__)))
+    path = os.pathsep.join([where, os.environ.get("PYTHONPATH", "")])
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                            env={**os.environ, "LOCPATH": str(tmp_path)})
+                            cwd=tmp_path, env={**os.environ, "LOCPATH": str(tmp_path),
+                                               "PYTHONPATH": path})
     assert result.returncode == 0, result.stderr
     assert result.stdout.split("\n")[:2] == ["[[0.5, 0.001]] [1.5]", "refused"]
