@@ -39,7 +39,7 @@ from svmx._engine.cache import CacheMemories
 from svmx._engine.layout_cache import LayoutCache
 from svmx._engine.predict import decision_values as _engine_decision_values
 from svmx._engine.predict import MIN_THREADED_VALUES as _MIN_THREADED_VALUES
-from svmx._engine.predict import COMPACT_MIN_FEATURES, COMPACT_RATIO
+from svmx._engine.predict import stored_columns
 from svmx._engine.predict import serves as _engine_serves
 from svmx._engine.support_layout import (
     compressed_structure_problem,
@@ -144,13 +144,7 @@ cdef Rows gather_rows(X, rows, str solver="smo"):
         if smo_trains_dense_rows(X, solver):
             return DenseRows(gather_csr_rows_dense(X, rows))
         data, indices, indptr = gather_csr_rows(X, rows)
-        n_features = X.shape[1]
-        if n_features >= COMPACT_MIN_FEATURES and n_features >= COMPACT_RATIO * len(data):
-            # Over the stored features (CsrRows scatters a row into one entry per feature);
-            # the columns keep their order, so every dot product is the same sum.
-            used = np.unique(indices)
-            indices = np.searchsorted(used, indices).astype(np.int32)
-            n_features = used.size
+        indices, n_features = stored_columns(indices, X.shape[1])  # CsrRows scatters rows
         return CsrRows(data, indices, np.ascontiguousarray(indptr, dtype=np.int64), n_features)
     X = np.asarray(X)
     if X.dtype == np.float32:

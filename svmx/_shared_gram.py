@@ -133,11 +133,8 @@ def _over_stored_features(X):
     (2, 2)
     """
     X = sp.csr_matrix(X)
-    if X.shape[1] < _libsvm.COMPACT_MIN_FEATURES or X.shape[1] < _libsvm.COMPACT_RATIO * X.nnz:
-        return X
-    used = np.unique(X.indices)
-    return sp.csr_matrix((X.data, np.searchsorted(used, X.indices).astype(np.int32), X.indptr),
-                         shape=(X.shape[0], used.size))
+    indices, n_used = _libsvm.stored_columns(X.indices, X.shape[1])
+    return sp.csr_matrix((X.data, indices, X.indptr), shape=(X.shape[0], n_used))
 
 
 def gram_matrix(X, kernel: KernelSpec, dtype: type = np.float64) -> np.ndarray:
